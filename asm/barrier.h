@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Memory barriers.  The virt_* and smp_* families order accesses between
+ * CPUs sharing cache-coherent memory; mb/rmb/wmb and dma_* also order against
+ * devices, which in userspace means the strongest fence of the architecture.
+ * Unknown architectures fall back to C11 fences, which are correct if slower.
+ */
+#ifndef _ASM_BARRIER_H
+#define _ASM_BARRIER_H
+
+#include <linux/compiler.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+/* x86 is TSO: only store->load needs a fence; a locked op is cheapest. */
+#define virt_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define virt_rmb()	barrier()
+#define virt_wmb()	barrier()
+#define mb()		__asm__ __volatile__("mfence" ::: "memory")
+#define rmb()		__asm__ __volatile__("lfence" ::: "memory")
+#define wmb()		__asm__ __volatile__("sfence" ::: "memory")
+#define dma_rmb()	barrier()
+#define dma_wmb()	barrier()
+#elif defined(__aarch64__)
+#define virt_mb()	__asm__ __volatile__("dmb ish" ::: "memory")
+#define virt_rmb()	__asm__ __volatile__("dmb ishld" ::: "memory")
+#define virt_wmb()	__asm__ __volatile__("dmb ishst" ::: "memory")
+#define mb()		__asm__ __volatile__("dsb sy" ::: "memory")
+#define rmb()		__asm__ __volatile__("dsb ld" ::: "memory")
+#define wmb()		__asm__ __volatile__("dsb st" ::: "memory")
+#define dma_rmb()	__asm__ __volatile__("dmb oshld" ::: "memory")
+#define dma_wmb()	__asm__ __volatile__("dmb oshst" ::: "memory")
+#else
+#define virt_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define virt_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define virt_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define rmb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define wmb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define dma_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define dma_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
+
+#ifdef __ONCE_TSAN
+/* ThreadSanitizer understands C11 fences, not inline assembly. */
+#undef virt_mb
+#undef mb
+#define virt_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+
+#define virt_store_mb(var, value) \
+	do { WRITE_ONCE(var, value); virt_mb(); } while (0)
+
+#define smp_mb()	virt_mb()
+#define smp_rmb()	virt_rmb()
+#define smp_wmb()	virt_wmb()
+#define smp_store_mb(var, value)	virt_store_mb(var, value)
+#define smp_load_acquire(p)		__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)		__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define __smp_mb()	smp_mb()
+
+#endif /* _ASM_BARRIER_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A device is only a parent pointer and a name to print with messages. */
+#ifndef _LINUX_DEVICE_H
+#define _LINUX_DEVICE_H
+
+#include <linux/printk.h>
+
+struct device {
+	void *parent;
+	const char *init_name;
+};
+
+#define dev_name(dev)	((dev)->init_name ? (dev)->init_name : "virtio")
+
+#define dev_err(dev, fmt, ...)	fprintf(stderr, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
+#define dev_warn(dev, fmt, ...)	fprintf(stderr, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
+#define dev_info(dev, fmt, ...)	fprintf(stderr, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
+#define dev_warn_once(dev, fmt, ...)	dev_warn(dev, fmt, ##__VA_ARGS__)
+#define dev_dbg(dev, fmt, ...)	do { if (0) dev_info(dev, fmt, ##__VA_ARGS__); } while (0)
+
+#endif /* _LINUX_DEVICE_H */

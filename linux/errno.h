@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Error numbers.  glibc's <errno.h> includes <linux/errno.h> and finds this
+ * file, so it must define the numbers itself, from the uapi header.
+ */
+#ifndef _LINUX_ERRNO_H
+#define _LINUX_ERRNO_H
+
+#include <asm/errno.h>
+
+#endif /* _LINUX_ERRNO_H */

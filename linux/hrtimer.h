@@ -1,0 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_HRTIMER_H
+#define _LINUX_HRTIMER_H
+#endif /* _LINUX_HRTIMER_H */

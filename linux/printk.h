@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Kernel log lines go to stderr, always: errors are never silenced. */
+#ifndef _LINUX_PRINTK_H
+#define _LINUX_PRINTK_H
+
+#include <stdio.h>
+#include <linux/compiler.h>
+
+#define KERN_ERR	""
+#define KERN_WARNING	""
+#define KERN_NOTICE	""
+#define KERN_INFO	""
+#define KERN_DEBUG	""
+
+#define printk(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#define pr_err(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#define pr_notice(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#define pr_err_ratelimited(fmt, ...)	pr_err(fmt, ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...)	pr_warn(fmt, ##__VA_ARGS__)
+#define pr_warn_once(fmt, ...)		pr_warn(fmt, ##__VA_ARGS__)
+
+#ifdef DEBUG
+#define pr_debug(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
+#else
+#define pr_debug(fmt, ...)	do { if (0) fprintf(stderr, fmt, ##__VA_ARGS__); } while (0)
+#endif
+
+#endif /* _LINUX_PRINTK_H */

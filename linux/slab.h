@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel allocator on top of malloc, with the rig's two test hooks:
+ *
+ * Fake allocations: while __kmalloc_fake is set, kmalloc() returns it
+ * whatever the size (so a test can place an indirect table in memory the
+ * other side can see), and kfree() ignores pointers inside
+ * [__kfree_ignore_start, __kfree_ignore_end).  All three are per thread, so
+ * a guest thread's fake does not leak into a host thread's allocations.
+ *
+ * Fault injection: kmalloc_fail_nth(n) makes the n-th allocation from now
+ * fail (n == 0 turns it off); kmalloc_outstanding() counts live allocations
+ * so a test can prove an error path freed what it took.
+ */
+#ifndef _LINUX_SLAB_H
+#define _LINUX_SLAB_H
+
+#include <linux/types.h>
+#include <linux/gfp.h>
+#include <linux/compiler.h>
+
+extern __thread void *__kmalloc_fake;
+extern __thread void *__kfree_ignore_start, *__kfree_ignore_end;
+
+void *__kmalloc(size_t size, gfp_t gfp);
+void *__krealloc(const void *p, size_t size, gfp_t gfp);
+void kfree(const void *p);
+
+void kmalloc_fail_nth(unsigned long n);
+unsigned long kmalloc_count(void);
+long kmalloc_outstanding(void);
+
+static inline void *kmalloc(size_t size, gfp_t gfp)
+{
+	return __kmalloc(size, gfp);
+}
+
+static inline void *kzalloc(size_t size, gfp_t gfp)
+{
+	return __kmalloc(size, gfp | __GFP_ZERO);
+}
+
+static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return __kmalloc(bytes, gfp);
+}
+
+static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
+{
+	return kmalloc_array(n, size, gfp | __GFP_ZERO);
+}
+
+static inline void *krealloc(const void *p, size_t size, gfp_t gfp)
+{
+	return __krealloc(p, size, gfp);
+}
+
+static inline void *krealloc_array(void *p, size_t n, size_t size, gfp_t gfp)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return __krealloc(p, bytes, gfp);
+}
+
+#define kvmalloc(size, gfp)		kmalloc(size, gfp)
+#define kvmalloc_array(n, size, gfp)	kmalloc_array(n, size, gfp)
+#define kvzalloc(size, gfp)		kzalloc(size, gfp)
+#define kvfree(p)			kfree(p)
+
+static inline void *alloc_pages_exact(size_t size, gfp_t gfp)
+{
+	return __kmalloc(size, gfp);
+}
+
+static inline void free_pages_exact(void *p, size_t size __always_unused)
+{
+	kfree(p);
+}
+
+#endif /* _LINUX_SLAB_H */
