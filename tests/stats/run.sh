@@ -1,0 +1,100 @@
+#!/bin/sh
+# Run the stats test cases.
+#
+# Usage: tests/stats/run.sh PATH_TO_STATS
+#
+# Each case is a set of files in tests/stats/cases/ sharing a NAME:
+#   NAME.out   expected standard output, byte for byte (required; its
+#              presence is what makes NAME a case)
+#   NAME.in    standard input (optional; default: empty input)
+#   NAME.args  command-line arguments, one per line (optional)
+#   NAME.rc    expected exit status (optional; default 0)
+#   NAME.err   strings that must all appear in standard error, one per
+#              line (optional; without it standard error must be empty)
+# The program runs with tests/stats/cases/ as its working directory, so
+# FILE arguments are written relative to it (e.g. data/a.txt).
+#
+# Prints one "PASS: stats/NAME" or "FAIL: stats/NAME" line per case, with
+# the details of a failure on stderr; exits 1 if any case failed.
+
+if [ $# -ne 1 ]; then
+	echo "usage: $0 PATH_TO_STATS" >&2
+	exit 2
+fi
+
+case $1 in
+/*) stats=$1 ;;
+*) stats=$(pwd)/$1 ;;
+esac
+if [ ! -x "$stats" ]; then
+	echo "$0: $stats is not an executable" >&2
+	exit 2
+fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+cases=$here/cases
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/stats-test.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+
+# run_case NAME: run one case, print PASS/FAIL, return 0 on pass.
+run_case() {
+	name=$1
+	set --
+	if [ -f "$cases/$name.args" ]; then
+		while IFS= read -r arg || [ -n "$arg" ]; do
+			set -- "$@" "$arg"
+		done <"$cases/$name.args"
+	fi
+	input=/dev/null
+	[ -f "$cases/$name.in" ] && input=$cases/$name.in
+	want_rc=0
+	[ -f "$cases/$name.rc" ] && want_rc=$(cat "$cases/$name.rc")
+
+	(cd "$cases" && exec "$stats" "$@") <"$input" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+
+	ok=1
+	if [ "$rc" != "$want_rc" ]; then
+		echo "stats/$name: exit status $rc, expected $want_rc" >&2
+		ok=0
+	fi
+	if ! cmp -s "$cases/$name.out" "$tmp/out"; then
+		echo "stats/$name: stdout differs:" >&2
+		diff -u "$cases/$name.out" "$tmp/out" >&2
+		ok=0
+	fi
+	if [ -f "$cases/$name.err" ]; then
+		while IFS= read -r want || [ -n "$want" ]; do
+			if ! grep -qF -e "$want" "$tmp/err"; then
+				echo "stats/$name: stderr lacks '$want':" >&2
+				sed 's/^/  | /' "$tmp/err" >&2
+				ok=0
+			fi
+		done <"$cases/$name.err"
+	elif [ -s "$tmp/err" ]; then
+		echo "stats/$name: unexpected stderr:" >&2
+		sed 's/^/  | /' "$tmp/err" >&2
+		ok=0
+	fi
+
+	if [ $ok -eq 1 ]; then
+		echo "PASS: stats/$name"
+		return 0
+	fi
+	echo "FAIL: stats/$name"
+	return 1
+}
+
+failed=0
+found=0
+for out in "$cases"/*.out; do
+	[ -f "$out" ] || continue
+	found=1
+	name=$(basename "$out" .out)
+	run_case "$name" || failed=1
+done
+if [ $found -eq 0 ]; then
+	echo "$0: no cases in $cases" >&2
+	exit 2
+fi
+exit $failed
