@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The rig's shared harness: see harness.h. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/vringh.h>
+#include <linux/uaccess.h>
+
+#include "harness.h"
+
+#ifndef RIG_BUILD_CC
+#define RIG_BUILD_CC "unknown compiler"
+#endif
+#ifndef RIG_BUILD_CFLAGS
+#define RIG_BUILD_CFLAGS "unknown"
+#endif
+#ifndef RIG_GUEST_IMPL
+#define RIG_GUEST_IMPL "rig"
+#endif
+#ifndef RIG_HOST_IMPL
+#define RIG_HOST_IMPL "rig"
+#endif
+
+void rig_check_failed(const char *file, int line, const char *cond)
+{
+	fprintf(stderr, "%s: %s:%d: check failed: %s\n",
+		program_invocation_short_name, file, line, cond);
+	exit(1);
+}
+
+void rig_check_failedf(const char *file, int line, const char *cond,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s:%d: check failed: %s: ",
+		program_invocation_short_name, file, line, cond);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void rig_die(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(saved));
+	exit(1);
+}
+
+bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
+		     unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+const char *rig_guest_impl(void)
+{
+	return RIG_GUEST_IMPL;
+}
+
+const char *rig_host_impl(void)
+{
+	return RIG_HOST_IMPL;
+}
+
+void rig_print_version(const char *prog)
+{
+	printf("%s: built by %s with CFLAGS=%s; guest ring code: %s, host ring code: %s\n",
+	       prog, RIG_BUILD_CC, RIG_BUILD_CFLAGS, RIG_GUEST_IMPL,
+	       RIG_HOST_IMPL);
+}
+
+int rig_cpus_allowed(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		rig_die("sched_getaffinity");
+	return CPU_COUNT(&set);
+}
+
+int rig_pick_two_cpus(int *a, int *b)
+{
+	cpu_set_t set;
+	int cpu, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		rig_die("sched_getaffinity");
+	*a = *b = -1;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (*a < 0)
+			*a = cpu;
+		*b = cpu;
+		n++;
+	}
+	return n;
+}
+
+void rig_pin_thread(int cpu)
+{
+	cpu_set_t set;
+	int err;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err) {
+		errno = err;
+		rig_die("cannot pin to CPU %d", cpu);
+	}
+}
+
+void rig_shm_create(struct rig_shm *shm, size_t size)
+{
+	int fd = memfd_create("vring-rig", MFD_CLOEXEC);
+
+	if (fd < 0)
+		rig_die("memfd_create");
+	if (ftruncate(fd, size))
+		rig_die("ftruncate shared memory to %zu bytes", size);
+	shm->size = size;
+	shm->guest = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	shm->host = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (shm->guest == MAP_FAILED || shm->host == MAP_FAILED)
+		rig_die("mmap shared memory");
+	close(fd);
+}
+
+void rig_shm_destroy(struct rig_shm *shm)
+{
+	munmap(shm->guest, shm->size);
+	munmap(shm->host, shm->size);
+	shm->guest = shm->host = NULL;
+}
+
+void rig_chan_init(struct rig_chan *c)
+{
+	c->fd = eventfd(0, EFD_CLOEXEC);
+	if (c->fd < 0)
+		rig_die("eventfd");
+	c->signalled = 0;
+	c->woken = 0;
+}
+
+void rig_chan_destroy(struct rig_chan *c)
+{
+	close(c->fd);
+	c->fd = -1;
+}
+
+void rig_chan_signal(struct rig_chan *c)
+{
+	uint64_t one = 1;
+
+	c->signalled++;
+	if (write(c->fd, &one, sizeof(one)) != sizeof(one))
+		rig_die("eventfd write");
+}
+
+void rig_chan_wait(struct rig_chan *c)
+{
+	uint64_t n;
+
+	while (read(c->fd, &n, sizeof(n)) != sizeof(n))
+		if (errno != EINTR)
+			rig_die("eventfd read");
+	c->woken++;
+}
+
+static struct {
+	uint64_t start, end;	/* guest addresses [start, end) */
+	uint64_t offset;	/* host = guest + offset (mod 2^64) */
+	bool slow;
+} user_map;
+
+void rig_user_map(const void *guest, void *host, size_t size, bool slow)
+{
+	user_map.start = (uintptr_t)guest;
+	user_map.end = (uintptr_t)guest + size;
+	user_map.offset = (uintptr_t)host - (uintptr_t)guest;
+	user_map.slow = slow;
+	__user_addr_min = host;
+	__user_addr_max = (char *)host + size;
+}
+
+bool rig_getrange(struct vringh *vrh __attribute__((unused)), uint64_t addr,
+		  struct vringh_range *r)
+{
+	if (addr < user_map.start || addr >= user_map.end)
+		return false;
+	r->start = user_map.slow ? addr : user_map.start;
+	r->end_incl = user_map.slow ? addr : user_map.end - 1;
+	r->offset = user_map.offset;
+	return true;
+}
