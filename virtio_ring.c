@@ -1,0 +1,1592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Virtqueues, driver side: the guest half of a virtio ring.
+ *
+ * A driver exposes buffers (scatterlists) to the device through the ring and
+ * gets them back, with the number of bytes the device wrote, once the device
+ * has used them.  Only the split layout is implemented so far.  Each public
+ * entry point checks what is common to every layout and then calls the
+ * layout's own *_split() function; the packed layout will sit beside it as
+ * *_packed(), chosen by vq->packed_ring.
+ *
+ * Everything the device can write (used ring, used flags, avail_event) is
+ * untrusted: a used element is checked against the driver's private record of
+ * what is in flight before anything is done with it, and a device that breaks
+ * the rules gets its queue marked broken instead of crashing the driver.  The
+ * driver never reads back the descriptor table; chains are followed through a
+ * private shadow (desc_extra) that the device cannot touch.
+ */
+#include <linux/virtio.h>
+#include <linux/virtio_ring.h>
+#include <linux/virtio_config.h>
+#include <linux/device.h>
+#include <linux/slab.h>
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/spinlock.h>
+
+/* Largest split ring the specification allows (2.7). */
+#define VRING_SPLIT_MAX_NUM	32768
+
+/**
+ * struct vring_desc_state_split - what the driver knows about one head
+ * @data: the caller's token; NULL unless a buffer with this head is in flight
+ * @indir_desc: the indirect table this buffer uses (kfree()d on detach)
+ * @ctx: the context pointer given with the buffer
+ * @in_len: device-writable bytes in the buffer: the most a used length may say
+ */
+struct vring_desc_state_split {
+	void *data;
+	struct vring_desc *indir_desc;
+	void *ctx;
+	u32 in_len;
+};
+
+/**
+ * struct vring_desc_extra - private shadow of one ring descriptor
+ * @next: the chain link as written, or the free list link when free
+ * @flags: the descriptor flags as written (CPU byte order)
+ */
+struct vring_desc_extra {
+	u16 next;
+	u16 flags;
+};
+
+/**
+ * struct vring_virtqueue_split - a split ring and its driver-private state
+ * @vring: the three parts of the ring
+ * @avail_flags_shadow: last value meant for avail->flags (CPU byte order)
+ * @avail_idx_shadow: the driver's avail index (what avail->idx was set to)
+ * @used_idx_shadow: used->idx as last read; elements up to it are published
+ * @used_event_unfenced: used_event was written and no full barrier followed
+ * @desc_state: per head: token, indirect table, ctx, writable length
+ * @desc_extra: per descriptor: shadow of next and flags
+ * @queue: the ring allocation, if this code allocated it
+ * @queue_size_in_bytes: size of @queue
+ * @vring_align: alignment of the used ring, from creation
+ * @may_reduce_num: whether a resize may settle for a smaller ring
+ */
+struct vring_virtqueue_split {
+	struct vring vring;
+	u16 avail_flags_shadow;
+	u16 avail_idx_shadow;
+	u16 used_idx_shadow;
+	bool used_event_unfenced;
+	struct vring_desc_state_split *desc_state;
+	struct vring_desc_extra *desc_extra;
+	void *queue;
+	size_t queue_size_in_bytes;
+	unsigned int vring_align;
+	bool may_reduce_num;
+};
+
+/**
+ * struct vring_virtqueue - a virtqueue and everything behind it
+ * @vq: the public part
+ * @packed_ring: the ring uses the packed layout (not yet: always false)
+ * @indirect: indirect tables may be used (INDIRECT_DESC and not a ctx queue)
+ * @event: VIRTIO_RING_F_EVENT_IDX was negotiated
+ * @weak_barriers: the device is another CPU rather than real hardware
+ * @broken: the device misbehaved or was told to stop; nothing more goes in
+ * @we_own_ring: the ring memory was allocated here (resize, reset, free)
+ * @event_triggered: an interrupt came since callbacks were last enabled
+ * @free_head: first free descriptor; the free list runs through desc_extra
+ * @num_added: buffers made available since the last kick decision
+ * @last_used_idx: the next used element to consume
+ * @notify: how to tell the device there is work
+ * @split: the split layout's ring and private state
+ *
+ * VIRTIO_F_IN_ORDER (descriptors taken in ring order, batched used
+ * entries) is not handled yet: the free list hands out whatever was freed
+ * last, and every used entry is expected to name its own buffer.
+ */
+struct vring_virtqueue {
+	struct virtqueue vq;
+
+	bool packed_ring;
+	bool indirect;
+	bool event;
+	bool weak_barriers;
+	bool broken;
+	bool we_own_ring;
+	bool event_triggered;
+
+	unsigned int free_head;
+	unsigned int num_added;
+	u16 last_used_idx;
+
+	bool (*notify)(struct virtqueue *vq);
+
+	struct vring_virtqueue_split split;
+};
+
+#define to_vvq(_vq)	container_of(_vq, struct vring_virtqueue, vq)
+
+/*
+ * The device broke a rule: say what and on which queue, and stop using the
+ * queue.  Every later add fails with -EIO and every get_buf returns NULL.
+ */
+#define vring_bad(_vq, fmt, ...)					\
+	do {								\
+		dev_err(&(_vq)->vq.vdev->dev, "%s: " fmt "\n",		\
+			(_vq)->vq.name ? (_vq)->vq.name : "vq",		\
+			##__VA_ARGS__);					\
+		WRITE_ONCE((_vq)->broken, true);			\
+	} while (0)
+
+/*
+ * avail_event lives just past the used ring's elements.  Reach it through a
+ * pointer rather than uapi's vring_avail_event(), whose cast in place upsets
+ * gcc's -Wstrict-aliasing when built without -fno-strict-aliasing.
+ */
+static inline __virtio16 *vring_avail_event_ptr(const struct vring *vr)
+{
+	return (__virtio16 *)&vr->used->ring[vr->num];
+}
+
+static bool virtqueue_use_indirect(const struct vring_virtqueue *vq,
+				   unsigned int total_sg)
+{
+	/* A table saves ring slots only when there is more than one sg. */
+	return vq->indirect && total_sg > 1 && vq->vq.num_free;
+}
+
+/*
+ * Split ring: private state.
+ */
+
+/* Forget every buffer: all descriptors free, indices back to zero. */
+static void virtqueue_init_split(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+	unsigned int num = split->vring.num, i;
+
+	for (i = 0; i < num; i++) {
+		split->desc_extra[i].next = i + 1;
+		split->desc_extra[i].flags = 0;
+	}
+	memset(split->desc_state, 0, num * sizeof(*split->desc_state));
+
+	vq->free_head = 0;
+	vq->vq.num_free = num;
+	vq->num_added = 0;
+	WRITE_ONCE(vq->last_used_idx, 0);
+	WRITE_ONCE(vq->event_triggered, false);
+
+	split->avail_idx_shadow = 0;
+	split->avail_flags_shadow = 0;
+	split->used_idx_shadow = 0;
+	split->used_event_unfenced = false;
+
+	/* Nobody to call back: ask the device not to interrupt. */
+	if (!vq->vq.callback) {
+		split->avail_flags_shadow = VRING_AVAIL_F_NO_INTERRUPT;
+		if (!vq->event)
+			WRITE_ONCE(split->vring.avail->flags,
+				   cpu_to_virtio16(vq->vq.vdev,
+						   split->avail_flags_shadow));
+	}
+}
+
+/* Back to an empty ring after a queue reset: the shared indices too. */
+static void virtqueue_reinit_split(struct vring_virtqueue *vq)
+{
+	struct vring *vr = &vq->split.vring;
+
+	WRITE_ONCE(vr->avail->flags, 0);
+	WRITE_ONCE(vr->avail->idx, 0);
+	WRITE_ONCE(vring_used_event(vr), 0);
+	WRITE_ONCE(vr->used->flags, 0);
+	WRITE_ONCE(vr->used->idx, 0);
+	WRITE_ONCE(*vring_avail_event_ptr(vr), 0);
+
+	virtqueue_init_split(vq);
+}
+
+static int vring_alloc_state_split(struct vring_virtqueue_split *split)
+{
+	unsigned int num = split->vring.num;
+
+	split->desc_state = kcalloc(num, sizeof(*split->desc_state),
+				    GFP_KERNEL);
+	if (!split->desc_state)
+		return -ENOMEM;
+
+	split->desc_extra = kmalloc_array(num, sizeof(*split->desc_extra),
+					  GFP_KERNEL);
+	if (!split->desc_extra) {
+		kfree(split->desc_state);
+		split->desc_state = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Free the state arrays, and the ring itself if @own_ring. */
+static void vring_free_split(struct vring_virtqueue_split *split,
+			     bool own_ring)
+{
+	if (own_ring && split->queue)
+		free_pages_exact(split->queue, split->queue_size_in_bytes);
+	kfree(split->desc_state);
+	kfree(split->desc_extra);
+	split->queue = NULL;
+	split->desc_state = NULL;
+	split->desc_extra = NULL;
+}
+
+/*
+ * Allocate a zeroed ring of @num entries (fewer if @may_reduce_num and
+ * memory is short, halving while the ring is larger than a page) and lay it
+ * out with vring_init().
+ *
+ * vring_init() puts the used ring at an address aligned to @vring_align, so
+ * vring_size() bytes only suffice if the ring starts aligned.  A kernel's
+ * alloc_pages_exact() gives whole pages; allocate enough slack to align the
+ * start ourselves so any allocator will do.
+ */
+static int vring_alloc_queue_split(struct vring_virtqueue_split *split,
+				   struct virtio_device *vdev,
+				   unsigned int num, unsigned int vring_align,
+				   bool may_reduce_num)
+{
+	unsigned long start_align = max_t(unsigned long, vring_align,
+					  PAGE_SIZE);
+	size_t bytes;
+	void *queue;
+
+	for (;;) {
+		size_t ring_bytes = vring_size(num, vring_align);
+		gfp_t gfp = GFP_KERNEL | __GFP_ZERO;
+
+		if (may_reduce_num && ring_bytes > PAGE_SIZE)
+			gfp |= __GFP_NOWARN;
+		bytes = PAGE_ALIGN(ring_bytes + start_align - 1);
+		queue = alloc_pages_exact(bytes, gfp);
+		if (queue)
+			break;
+		if (!may_reduce_num || ring_bytes <= PAGE_SIZE || num == 1)
+			return -ENOMEM;
+		num /= 2;
+	}
+
+	vring_init(&split->vring, num, PTR_ALIGN(queue, start_align),
+		   vring_align);
+	split->queue = queue;
+	split->queue_size_in_bytes = bytes;
+	split->vring_align = vring_align;
+	split->may_reduce_num = may_reduce_num;
+	dev_dbg(&vdev->dev, "allocated a ring of %u entries\n", num);
+	return 0;
+}
+
+/* Ring sizes the split layout can use: a power of 2, at most 32768. */
+static bool vring_split_num_ok(struct virtio_device *vdev, unsigned int num,
+			       unsigned int vring_align)
+{
+	if (!num || !is_power_of_2(num) || num > VRING_SPLIT_MAX_NUM) {
+		dev_warn(&vdev->dev, "bad virtqueue length %u\n", num);
+		return false;
+	}
+	if (!is_power_of_2(vring_align)) {
+		dev_warn(&vdev->dev, "bad virtqueue alignment %u\n",
+			 vring_align);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Split ring: the data path.
+ */
+
+static struct vring_desc *alloc_indirect_split(unsigned int total_sg,
+					       gfp_t gfp)
+{
+	/*
+	 * The device finds the table by virt_to_phys(), which needs a
+	 * directly mapped address: no highmem.
+	 */
+	gfp &= ~__GFP_HIGHMEM;
+
+	return kmalloc_array(total_sg, sizeof(struct vring_desc), gfp);
+}
+
+static int virtqueue_add_split(struct vring_virtqueue *vq,
+			       struct scatterlist *sgs[],
+			       unsigned int total_sg,
+			       unsigned int out_sgs,
+			       unsigned int in_sgs,
+			       void *data, void *ctx, gfp_t gfp)
+{
+	struct virtio_device *vdev = vq->vq.vdev;
+	struct vring_virtqueue_split *split = &vq->split;
+	struct vring_desc_extra *extra = split->desc_extra;
+	struct vring_desc_state_split *state;
+	unsigned int head = vq->free_head;
+	unsigned int i, n, prev = 0, count = 0;
+	struct vring_desc *desc = NULL;
+	struct scatterlist *sg;
+	u16 flags, last_flags = 0;
+	bool indirect = false;
+	u64 in_len = 0;
+
+	/* No chain may be longer than the ring, even an indirect one. */
+	if (unlikely(total_sg > split->vring.num)) {
+		pr_debug("%s: %u sgs cannot fit a ring of %u\n",
+			 vq->vq.name, total_sg, split->vring.num);
+		return -ENOSPC;
+	}
+
+	if (virtqueue_use_indirect(vq, total_sg)) {
+		desc = alloc_indirect_split(total_sg, gfp);
+		indirect = desc != NULL;
+	}
+
+	if (indirect) {
+		i = 0;
+	} else {
+		if (unlikely(vq->vq.num_free < total_sg)) {
+			pr_debug("%s: need %u descriptors, %u free\n",
+				 vq->vq.name, total_sg, vq->vq.num_free);
+			/*
+			 * As Linux does: a driver blocked on a full ring with
+			 * output pending gets the device prodded once more.
+			 */
+			if (out_sgs)
+				vq->notify(&vq->vq);
+			return -ENOSPC;
+		}
+		desc = split->vring.desc;
+		i = head;
+	}
+
+	for (n = 0; n < out_sgs + in_sgs; n++) {
+		flags = VRING_DESC_F_NEXT;
+		if (n >= out_sgs)
+			flags |= VRING_DESC_F_WRITE;
+
+		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
+			unsigned int next = indirect ? i + 1 : extra[i].next;
+
+			desc[i].addr = cpu_to_virtio64(vdev, sg_phys(sg));
+			desc[i].len = cpu_to_virtio32(vdev, sg->length);
+			desc[i].flags = cpu_to_virtio16(vdev, flags);
+			desc[i].next = cpu_to_virtio16(vdev, next);
+			if (!indirect)
+				extra[i].flags = flags;
+			if (flags & VRING_DESC_F_WRITE)
+				in_len += sg->length;
+			last_flags = flags;
+			prev = i;
+			i = next;
+			count++;
+		}
+	}
+
+	if (unlikely(!count)) {
+		if (indirect)
+			kfree(desc);
+		return -EINVAL;
+	}
+
+	/* The last descriptor ends the chain. */
+	last_flags &= ~VRING_DESC_F_NEXT;
+	desc[prev].flags = cpu_to_virtio16(vdev, last_flags);
+
+	if (indirect) {
+		struct vring_desc *d = &split->vring.desc[head];
+
+		d->addr = cpu_to_virtio64(vdev, virt_to_phys(desc));
+		d->len = cpu_to_virtio32(vdev,
+					 count * sizeof(struct vring_desc));
+		d->flags = cpu_to_virtio16(vdev, VRING_DESC_F_INDIRECT);
+		d->next = cpu_to_virtio16(vdev, extra[head].next);
+		extra[head].flags = VRING_DESC_F_INDIRECT;
+		vq->free_head = extra[head].next;
+		vq->vq.num_free--;
+	} else {
+		extra[prev].flags = last_flags;
+		vq->free_head = i;
+		vq->vq.num_free -= count;
+	}
+
+	state = &split->desc_state[head];
+	state->data = data;
+	state->indir_desc = indirect ? desc : NULL;
+	state->ctx = ctx;
+	state->in_len = min_t(u64, in_len, U32_MAX);
+
+	split->vring.avail->ring[split->avail_idx_shadow &
+				 (split->vring.num - 1)] =
+		cpu_to_virtio16(vdev, head);
+
+	/* The device must see the chain and the slot before the index. */
+	virtio_wmb(vq->weak_barriers);
+	split->avail_idx_shadow++;
+	WRITE_ONCE(split->vring.avail->idx,
+		   cpu_to_virtio16(vdev, split->avail_idx_shadow));
+
+	/*
+	 * kick_prepare() compares 16-bit indices: never let 65536 additions
+	 * pile up unseen, or the device could miss a wrap.
+	 */
+	if (unlikely(++vq->num_added == 0xffff))
+		virtqueue_kick(&vq->vq);
+
+	return 0;
+}
+
+static bool virtqueue_kick_prepare_split(struct vring_virtqueue *vq)
+{
+	struct virtio_device *vdev = vq->vq.vdev;
+	struct vring *vr = &vq->split.vring;
+	u16 new = vq->split.avail_idx_shadow;
+	u16 old = new - vq->num_added;
+
+	/*
+	 * The new avail index must be visible before we read the device's
+	 * wishes, or both sides could decide the other will act.
+	 */
+	virtio_mb(vq->weak_barriers);
+	vq->num_added = 0;
+
+	if (vq->event)
+		return vring_need_event(virtio16_to_cpu(vdev,
+					READ_ONCE(*vring_avail_event_ptr(vr))),
+					new, old);
+
+	return !(virtio16_to_cpu(vdev, READ_ONCE(vr->used->flags)) &
+		 VRING_USED_F_NO_NOTIFY);
+}
+
+/*
+ * Give the descriptors of the chain at @head back to the free list, using
+ * only the private shadow, and drop the buffer's indirect table.
+ */
+static void detach_buf_split(struct vring_virtqueue *vq, unsigned int head,
+			     void **ctx)
+{
+	struct vring_desc_state_split *state = &vq->split.desc_state[head];
+	struct vring_desc_extra *extra = vq->split.desc_extra;
+	unsigned int i = head, n = 1;
+
+	while (extra[i].flags & VRING_DESC_F_NEXT) {
+		i = extra[i].next;
+		n++;
+	}
+	extra[i].next = vq->free_head;
+	vq->free_head = head;
+	vq->vq.num_free += n;
+
+	if (state->indir_desc) {
+		kfree(state->indir_desc);
+		state->indir_desc = NULL;
+	}
+	if (ctx)
+		*ctx = state->ctx;
+	state->ctx = NULL;
+	state->data = NULL;
+}
+
+static bool more_used_split(const struct vring_virtqueue *vq)
+{
+	return READ_ONCE(vq->last_used_idx) !=
+	       virtio16_to_cpu(vq->vq.vdev,
+			       READ_ONCE(vq->split.vring.used->idx));
+}
+
+static void *virtqueue_get_buf_ctx_split(struct vring_virtqueue *vq,
+					 unsigned int *len, void **ctx)
+{
+	struct virtio_device *vdev = vq->vq.vdev;
+	struct vring_virtqueue_split *split = &vq->split;
+	unsigned int num = split->vring.num;
+	u16 last_used = vq->last_used_idx;
+	struct vring_desc_state_split *state;
+	vring_used_elem_t *elem;
+	u16 used_idx, pending;
+	u32 id, used_len;
+	void *data;
+
+	/*
+	 * Elements up to the used index we last read are already published
+	 * (and ordered by the read barrier that followed that read): take
+	 * them without touching used->idx again.
+	 */
+	if (last_used == split->used_idx_shadow) {
+		/*
+		 * Our used_event store must be visible before we read the
+		 * index, or the device could miss it while we miss its new
+		 * entries, and nobody would wake us.
+		 */
+		if (split->used_event_unfenced) {
+			virtio_mb(vq->weak_barriers);
+			split->used_event_unfenced = false;
+		}
+		used_idx = virtio16_to_cpu(vdev,
+					   READ_ONCE(split->vring.used->idx));
+		if (used_idx == last_used)
+			return NULL;
+
+		pending = used_idx - last_used;
+		if (unlikely(pending > num)) {
+			vring_bad(vq, "used idx %u is %u ahead of %u (ring %u)",
+				  used_idx, pending, last_used, num);
+			return NULL;
+		}
+		split->used_idx_shadow = used_idx;
+
+		/* Read elements only after the index that published them. */
+		virtio_rmb(vq->weak_barriers);
+	}
+
+	elem = &split->vring.used->ring[last_used & (num - 1)];
+	id = virtio32_to_cpu(vdev, READ_ONCE(elem->id));
+	used_len = virtio32_to_cpu(vdev, READ_ONCE(elem->len));
+
+	if (unlikely(id >= num)) {
+		vring_bad(vq, "id %u out of range", id);
+		return NULL;
+	}
+	state = &split->desc_state[id];
+	data = state->data;
+	if (unlikely(!data)) {
+		vring_bad(vq, "id %u is not a head in flight", id);
+		return NULL;
+	}
+	if (unlikely(used_len > state->in_len)) {
+		vring_bad(vq, "id %u used len %u > %u writable bytes",
+			  id, used_len, state->in_len);
+		return NULL;
+	}
+
+	detach_buf_split(vq, id, ctx);
+	last_used++;
+	WRITE_ONCE(vq->last_used_idx, last_used);
+	if (len)
+		*len = used_len;
+
+	/*
+	 * With callbacks on, ask to be interrupted for the next element.
+	 * The full barrier this needs is taken only before used->idx is
+	 * next read (above), once per batch instead of once per buffer.
+	 */
+	if (vq->event &&
+	    !(split->avail_flags_shadow & VRING_AVAIL_F_NO_INTERRUPT)) {
+		WRITE_ONCE(vring_used_event(&split->vring),
+			   cpu_to_virtio16(vdev, last_used));
+		split->used_event_unfenced = true;
+	}
+
+	return data;
+}
+
+static void virtqueue_disable_cb_split(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+
+	if (split->avail_flags_shadow & VRING_AVAIL_F_NO_INTERRUPT)
+		return;
+	split->avail_flags_shadow |= VRING_AVAIL_F_NO_INTERRUPT;
+
+	/* After an interrupt the device will not send another one unasked. */
+	if (READ_ONCE(vq->event_triggered))
+		return;
+
+	if (vq->event)
+		/*
+		 * The event index cannot switch interrupts off; point it
+		 * as far behind as possible (a full 16-bit lap away).
+		 */
+		WRITE_ONCE(vring_used_event(&split->vring),
+			   cpu_to_virtio16(vq->vq.vdev,
+					   vq->last_used_idx - 1));
+	else
+		WRITE_ONCE(split->vring.avail->flags,
+			   cpu_to_virtio16(vq->vq.vdev,
+					   split->avail_flags_shadow));
+}
+
+/* Turn interrupts back on (without a barrier); returns the opaque cookie. */
+static unsigned int
+virtqueue_enable_cb_prepare_split(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+	struct virtio_device *vdev = vq->vq.vdev;
+	u16 last_used = vq->last_used_idx;
+
+	if (split->avail_flags_shadow & VRING_AVAIL_F_NO_INTERRUPT) {
+		split->avail_flags_shadow &= ~VRING_AVAIL_F_NO_INTERRUPT;
+		if (!vq->event)
+			WRITE_ONCE(split->vring.avail->flags,
+				   cpu_to_virtio16(vdev,
+						   split->avail_flags_shadow));
+	}
+	if (vq->event)
+		WRITE_ONCE(vring_used_event(&split->vring),
+			   cpu_to_virtio16(vdev, last_used));
+	return last_used;
+}
+
+static bool virtqueue_poll_split(const struct vring_virtqueue *vq,
+				 unsigned int last_used_idx)
+{
+	return (u16)last_used_idx !=
+	       virtio16_to_cpu(vq->vq.vdev,
+			       READ_ONCE(vq->split.vring.used->idx));
+}
+
+static bool virtqueue_enable_cb_delayed_split(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+	struct virtio_device *vdev = vq->vq.vdev;
+	u16 last_used = vq->last_used_idx;
+	u16 bufs, used_idx;
+
+	if (split->avail_flags_shadow & VRING_AVAIL_F_NO_INTERRUPT) {
+		split->avail_flags_shadow &= ~VRING_AVAIL_F_NO_INTERRUPT;
+		if (!vq->event)
+			WRITE_ONCE(split->vring.avail->flags,
+				   cpu_to_virtio16(vdev,
+						   split->avail_flags_shadow));
+	}
+
+	/* Interrupt once about three quarters of what is out has come back. */
+	bufs = (u16)(split->avail_idx_shadow - last_used) * 3 / 4;
+	virtio_store_mb(vq->weak_barriers, &vring_used_event(&split->vring),
+			cpu_to_virtio16(vdev, last_used + bufs));
+
+	used_idx = virtio16_to_cpu(vdev, READ_ONCE(split->vring.used->idx));
+	return (u16)(used_idx - last_used) <= bufs;
+}
+
+static void *virtqueue_detach_unused_buf_split(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+	unsigned int i;
+	void *data;
+
+	for (i = 0; i < split->vring.num; i++) {
+		data = split->desc_state[i].data;
+		if (!data)
+			continue;
+		detach_buf_split(vq, i, NULL);
+		/* The device is stopped: take the entry back off the ring. */
+		split->avail_idx_shadow--;
+		WRITE_ONCE(split->vring.avail->idx,
+			   cpu_to_virtio16(vq->vq.vdev,
+					   split->avail_idx_shadow));
+		return data;
+	}
+	WARN_ON(vq->vq.num_free != split->vring.num);
+	return NULL;
+}
+
+/* Swap in a freshly allocated ring of @num entries; the queue is empty. */
+static int virtqueue_resize_split(struct vring_virtqueue *vq, u32 num)
+{
+	struct vring_virtqueue_split fresh = {};
+	int err;
+
+	err = vring_alloc_queue_split(&fresh, vq->vq.vdev, num,
+				      vq->split.vring_align,
+				      vq->split.may_reduce_num);
+	if (!err) {
+		err = vring_alloc_state_split(&fresh);
+		if (err)
+			vring_free_split(&fresh, true);
+	}
+	if (err) {
+		/* Keep the old ring, emptied like a reset. */
+		virtqueue_reinit_split(vq);
+		return -ENOMEM;
+	}
+
+	vring_free_split(&vq->split, vq->we_own_ring);
+	vq->split = fresh;
+	virtqueue_init_split(vq);
+	return 0;
+}
+
+/*
+ * Creation and teardown.
+ */
+
+static struct virtqueue *
+__vring_new_virtqueue(unsigned int index, struct vring_virtqueue_split *split,
+		      unsigned int num_max, struct virtio_device *vdev,
+		      bool weak_barriers, bool context,
+		      bool (*notify)(struct virtqueue *),
+		      void (*callback)(struct virtqueue *), const char *name)
+{
+	struct vring_virtqueue *vq;
+
+	vq = kzalloc(sizeof(*vq), GFP_KERNEL);
+	if (!vq)
+		return NULL;
+
+	vq->vq.callback = callback;
+	vq->vq.vdev = vdev;
+	vq->vq.name = name;
+	vq->vq.index = index;
+	vq->vq.num_max = num_max;
+	vq->vq.reset = false;
+	vq->packed_ring = false;
+	vq->notify = notify;
+	vq->weak_barriers = weak_barriers;
+	vq->broken = false;
+	vq->we_own_ring = false;
+	vq->indirect = virtio_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC) &&
+		       !context;
+	vq->event = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
+	if (virtio_has_feature(vdev, VIRTIO_F_ORDER_PLATFORM))
+		vq->weak_barriers = false;
+
+	vq->split = *split;
+	if (vring_alloc_state_split(&vq->split)) {
+		kfree(vq);
+		return NULL;
+	}
+	virtqueue_init_split(vq);
+
+	spin_lock(&vdev->vqs_list_lock);
+	list_add_tail(&vq->vq.list, &vdev->vqs);
+	spin_unlock(&vdev->vqs_list_lock);
+	return &vq->vq;
+}
+
+static struct virtqueue *vring_create_virtqueue_split(unsigned int index,
+		unsigned int num, unsigned int vring_align,
+		struct virtio_device *vdev, bool weak_barriers,
+		bool may_reduce_num, bool context,
+		bool (*notify)(struct virtqueue *),
+		void (*callback)(struct virtqueue *), const char *name)
+{
+	struct vring_virtqueue_split split = {};
+	struct virtqueue *vq;
+
+	if (!vring_split_num_ok(vdev, num, vring_align))
+		return NULL;
+	if (vring_alloc_queue_split(&split, vdev, num, vring_align,
+				    may_reduce_num))
+		return NULL;
+
+	vq = __vring_new_virtqueue(index, &split, num, vdev, weak_barriers,
+				   context, notify, callback, name);
+	if (!vq) {
+		vring_free_split(&split, true);
+		return NULL;
+	}
+	to_vvq(vq)->we_own_ring = true;
+	return vq;
+}
+
+/**
+ * vring_create_virtqueue - allocate a ring and create a virtqueue on it
+ * @index: the queue's number on the device
+ * @num: ring entries wanted: a power of 2, at most 32768
+ * @vring_align: alignment of the used ring (legacy layout, see vring_init())
+ * @vdev: the device; its negotiated features shape the ring
+ * @weak_barriers: the device is a CPU, SMP barriers suffice
+ * @may_reduce_num: settle for a smaller ring if memory is short
+ * @ctx: the queue carries a context pointer per buffer (no indirect tables)
+ * @notify: called to kick the device; returns false if the device is gone
+ * @callback: called from vring_interrupt() when buffers were used, or NULL
+ * @name: for messages
+ *
+ * The ring is zeroed memory owned by the queue and freed with it.  The
+ * packed layout (VIRTIO_F_RING_PACKED) is not supported yet.
+ *
+ * Return: the new virtqueue, or NULL on a bad size or lack of memory.
+ */
+struct virtqueue *vring_create_virtqueue(unsigned int index,
+					 unsigned int num,
+					 unsigned int vring_align,
+					 struct virtio_device *vdev,
+					 bool weak_barriers,
+					 bool may_reduce_num,
+					 bool ctx,
+					 bool (*notify)(struct virtqueue *),
+					 void (*callback)(struct virtqueue *),
+					 const char *name)
+{
+	if (virtio_has_feature(vdev, VIRTIO_F_RING_PACKED)) {
+		dev_warn(&vdev->dev, "%s: packed rings are not supported\n",
+			 name);
+		return NULL;
+	}
+	return vring_create_virtqueue_split(index, num, vring_align, vdev,
+					    weak_barriers, may_reduce_num,
+					    ctx, notify, callback, name);
+}
+EXPORT_SYMBOL_GPL(vring_create_virtqueue);
+
+/**
+ * vring_create_virtqueue_dma - vring_create_virtqueue() for a DMA device
+ * @index: the queue's number on the device
+ * @num: ring entries wanted: a power of 2, at most 32768
+ * @vring_align: alignment of the used ring
+ * @vdev: the device
+ * @weak_barriers: the device is a CPU, SMP barriers suffice
+ * @may_reduce_num: settle for a smaller ring if memory is short
+ * @ctx: the queue carries a context pointer per buffer
+ * @notify: called to kick the device
+ * @callback: called when buffers were used, or NULL
+ * @name: for messages
+ * @dma_dev: the device doing DMA; unused here, memory is identity mapped
+ *
+ * Return: the new virtqueue, or NULL.
+ */
+struct virtqueue *vring_create_virtqueue_dma(unsigned int index,
+					     unsigned int num,
+					     unsigned int vring_align,
+					     struct virtio_device *vdev,
+					     bool weak_barriers,
+					     bool may_reduce_num,
+					     bool ctx,
+					     bool (*notify)(struct virtqueue *),
+					     void (*callback)(struct virtqueue *),
+					     const char *name,
+					     struct device *dma_dev __always_unused)
+{
+	return vring_create_virtqueue(index, num, vring_align, vdev,
+				      weak_barriers, may_reduce_num, ctx,
+				      notify, callback, name);
+}
+EXPORT_SYMBOL_GPL(vring_create_virtqueue_dma);
+
+/**
+ * vring_new_virtqueue - create a virtqueue on ring memory the caller owns
+ * @index: the queue's number on the device
+ * @num: ring entries: a power of 2, at most 32768
+ * @vring_align: alignment used to lay out @pages (see vring_init())
+ * @vdev: the device
+ * @weak_barriers: the device is a CPU, SMP barriers suffice
+ * @ctx: the queue carries a context pointer per buffer
+ * @pages: vring_size(@num, @vring_align) bytes, zeroed, laid out by
+ *	vring_init(); it stays the caller's and outlives the queue
+ * @notify: called to kick the device
+ * @callback: called when buffers were used, or NULL
+ * @name: for messages
+ *
+ * Such a queue cannot be resized or reset (-EPERM): its memory is not ours.
+ *
+ * Return: the new virtqueue, or NULL.
+ */
+struct virtqueue *vring_new_virtqueue(unsigned int index,
+				      unsigned int num,
+				      unsigned int vring_align,
+				      struct virtio_device *vdev,
+				      bool weak_barriers,
+				      bool ctx,
+				      void *pages,
+				      bool (*notify)(struct virtqueue *vq),
+				      void (*callback)(struct virtqueue *vq),
+				      const char *name)
+{
+	struct vring_virtqueue_split split = {};
+
+	if (virtio_has_feature(vdev, VIRTIO_F_RING_PACKED))
+		return NULL;
+	if (!pages || !vring_split_num_ok(vdev, num, vring_align))
+		return NULL;
+
+	vring_init(&split.vring, num, pages, vring_align);
+	split.vring_align = vring_align;
+	return __vring_new_virtqueue(index, &split, num, vdev, weak_barriers,
+				     ctx, notify, callback, name);
+}
+EXPORT_SYMBOL_GPL(vring_new_virtqueue);
+
+/**
+ * vring_del_virtqueue - destroy a virtqueue
+ * @_vq: the queue, with no buffers left in it (detach them first)
+ *
+ * Unlinks the queue from its device and frees what creating it allocated;
+ * ring memory passed to vring_new_virtqueue() is left alone.
+ */
+void vring_del_virtqueue(struct virtqueue *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+	struct virtio_device *vdev = _vq->vdev;
+
+	spin_lock(&vdev->vqs_list_lock);
+	list_del(&_vq->list);
+	spin_unlock(&vdev->vqs_list_lock);
+
+	vring_free_split(&vq->split, vq->we_own_ring);
+	kfree(vq);
+}
+EXPORT_SYMBOL_GPL(vring_del_virtqueue);
+
+/*
+ * Adding buffers.
+ */
+
+static inline int virtqueue_add(struct virtqueue *_vq,
+				struct scatterlist *sgs[],
+				unsigned int total_sg,
+				unsigned int out_sgs,
+				unsigned int in_sgs,
+				void *data, void *ctx, gfp_t gfp)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (unlikely(!data || !total_sg))
+		return -EINVAL;
+	if (unlikely(READ_ONCE(vq->broken)))
+		return -EIO;
+
+	return virtqueue_add_split(vq, sgs, total_sg, out_sgs, in_sgs,
+				   data, ctx, gfp);
+}
+
+/**
+ * virtqueue_add_sgs - make a buffer of several scatterlists available
+ * @_vq: the queue
+ * @sgs: @out_sgs device-readable scatterlists, then @in_sgs writable ones,
+ *	each terminated (sg_mark_end())
+ * @out_sgs: how many of @sgs the device reads
+ * @in_sgs: how many of @sgs the device writes
+ * @data: the token virtqueue_get_buf() returns for this buffer; not NULL
+ * @gfp: allocation flags for an indirect table
+ *
+ * The device learns of the buffer at the next kick.  Callers serialise all
+ * operations on one queue themselves.
+ *
+ * Return: 0; -ENOSPC if the ring is full (or the buffer can never fit);
+ * -EIO if the queue is broken; -EINVAL for an empty buffer or NULL @data.
+ */
+int virtqueue_add_sgs(struct virtqueue *_vq, struct scatterlist *sgs[],
+		      unsigned int out_sgs, unsigned int in_sgs,
+		      void *data, gfp_t gfp)
+{
+	unsigned int i, total_sg = 0;
+	struct scatterlist *sg;
+
+	for (i = 0; i < out_sgs + in_sgs; i++)
+		for (sg = sgs[i]; sg; sg = sg_next(sg))
+			total_sg++;
+
+	return virtqueue_add(_vq, sgs, total_sg, out_sgs, in_sgs, data,
+			     NULL, gfp);
+}
+EXPORT_SYMBOL_GPL(virtqueue_add_sgs);
+
+/**
+ * virtqueue_add_outbuf - make a device-readable buffer available
+ * @vq: the queue
+ * @sg: the scatterlist
+ * @num: entries in @sg
+ * @data: the token returned by virtqueue_get_buf(); not NULL
+ * @gfp: allocation flags for an indirect table
+ *
+ * Return: 0 or a negative error, as virtqueue_add_sgs().
+ */
+int virtqueue_add_outbuf(struct virtqueue *vq, struct scatterlist sg[],
+			 unsigned int num, void *data, gfp_t gfp)
+{
+	return virtqueue_add(vq, &sg, num, 1, 0, data, NULL, gfp);
+}
+EXPORT_SYMBOL_GPL(virtqueue_add_outbuf);
+
+/**
+ * virtqueue_add_inbuf - make a device-writable buffer available
+ * @vq: the queue
+ * @sg: the scatterlist
+ * @num: entries in @sg
+ * @data: the token returned by virtqueue_get_buf(); not NULL
+ * @gfp: allocation flags for an indirect table
+ *
+ * Return: 0 or a negative error, as virtqueue_add_sgs().
+ */
+int virtqueue_add_inbuf(struct virtqueue *vq, struct scatterlist sg[],
+			unsigned int num, void *data, gfp_t gfp)
+{
+	return virtqueue_add(vq, &sg, num, 0, 1, data, NULL, gfp);
+}
+EXPORT_SYMBOL_GPL(virtqueue_add_inbuf);
+
+/**
+ * virtqueue_add_inbuf_ctx - make a device-writable buffer available, with
+ *	a context pointer
+ * @vq: the queue, normally created with ctx set
+ * @sg: the scatterlist
+ * @num: entries in @sg
+ * @data: the token returned by virtqueue_get_buf_ctx(); not NULL
+ * @ctx: handed back by virtqueue_get_buf_ctx() with @data
+ * @gfp: allocation flags for an indirect table
+ *
+ * Return: 0 or a negative error, as virtqueue_add_sgs().
+ */
+int virtqueue_add_inbuf_ctx(struct virtqueue *vq, struct scatterlist sg[],
+			    unsigned int num, void *data, void *ctx,
+			    gfp_t gfp)
+{
+	return virtqueue_add(vq, &sg, num, 0, 1, data, ctx, gfp);
+}
+EXPORT_SYMBOL_GPL(virtqueue_add_inbuf_ctx);
+
+/**
+ * virtqueue_dma_dev - the device to DMA-map buffers for
+ * @_vq: the queue
+ *
+ * Return: NULL: the rig does not use the DMA API.
+ */
+struct device *virtqueue_dma_dev(struct virtqueue *_vq __always_unused)
+{
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(virtqueue_dma_dev);
+
+/*
+ * Notifying the device.
+ */
+
+/**
+ * virtqueue_kick_prepare - decide whether the device needs a kick
+ * @_vq: the queue
+ *
+ * The first half of virtqueue_kick(), which must be serialised with the
+ * other operations; virtqueue_notify() may then run without the lock.
+ *
+ * Return: true if virtqueue_notify() should be called.
+ */
+bool virtqueue_kick_prepare(struct virtqueue *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (unlikely(READ_ONCE(vq->broken)))
+		return false;
+
+	return virtqueue_kick_prepare_split(vq);
+}
+EXPORT_SYMBOL_GPL(virtqueue_kick_prepare);
+
+/**
+ * virtqueue_notify - kick the device unconditionally
+ * @_vq: the queue
+ *
+ * A transport that cannot reach the device breaks the queue.
+ *
+ * Return: false if the queue is (now) broken.
+ */
+bool virtqueue_notify(struct virtqueue *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (unlikely(READ_ONCE(vq->broken)))
+		return false;
+
+	if (!vq->notify(_vq)) {
+		WRITE_ONCE(vq->broken, true);
+		return false;
+	}
+	return true;
+}
+EXPORT_SYMBOL_GPL(virtqueue_notify);
+
+/**
+ * virtqueue_kick - tell the device about new buffers, if it wants to know
+ * @vq: the queue
+ *
+ * Return: false if the queue is broken, true otherwise.
+ */
+bool virtqueue_kick(struct virtqueue *vq)
+{
+	if (virtqueue_kick_prepare(vq))
+		return virtqueue_notify(vq);
+	return !virtqueue_is_broken(vq);
+}
+EXPORT_SYMBOL_GPL(virtqueue_kick);
+
+/*
+ * Getting buffers back.
+ */
+
+/**
+ * virtqueue_get_buf_ctx - take the next buffer the device has used
+ * @_vq: the queue
+ * @len: set to the bytes the device wrote into the buffer (may be NULL)
+ * @ctx: if not NULL, set to the context the buffer was added with
+ *
+ * A used element that names no buffer in flight, or claims more bytes than
+ * the buffer could take, breaks the queue.
+ *
+ * Return: the buffer's token, or NULL if none is ready or the queue is
+ * broken.
+ */
+void *virtqueue_get_buf_ctx(struct virtqueue *_vq, unsigned int *len,
+			    void **ctx)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (unlikely(READ_ONCE(vq->broken)))
+		return NULL;
+
+	return virtqueue_get_buf_ctx_split(vq, len, ctx);
+}
+EXPORT_SYMBOL_GPL(virtqueue_get_buf_ctx);
+
+/**
+ * virtqueue_get_buf - take the next buffer the device has used
+ * @_vq: the queue
+ * @len: set to the bytes the device wrote into the buffer
+ *
+ * Return: the buffer's token, or NULL.
+ */
+void *virtqueue_get_buf(struct virtqueue *_vq, unsigned int *len)
+{
+	return virtqueue_get_buf_ctx(_vq, len, NULL);
+}
+EXPORT_SYMBOL_GPL(virtqueue_get_buf);
+
+/**
+ * virtqueue_disable_cb - ask the device not to interrupt
+ * @_vq: the queue
+ *
+ * Only a hint: callbacks may still come, and the caller must cope.
+ */
+void virtqueue_disable_cb(struct virtqueue *_vq)
+{
+	virtqueue_disable_cb_split(to_vvq(_vq));
+}
+EXPORT_SYMBOL_GPL(virtqueue_disable_cb);
+
+/**
+ * virtqueue_enable_cb_prepare - re-enable callbacks, check later
+ * @_vq: the queue
+ *
+ * Pass the result to virtqueue_poll() to learn whether buffers were used
+ * meanwhile (in which case the callback may not come).
+ *
+ * Return: an opaque position in the used ring.
+ */
+unsigned int virtqueue_enable_cb_prepare(struct virtqueue *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (READ_ONCE(vq->event_triggered))
+		WRITE_ONCE(vq->event_triggered, false);
+
+	return virtqueue_enable_cb_prepare_split(vq);
+}
+EXPORT_SYMBOL_GPL(virtqueue_enable_cb_prepare);
+
+/**
+ * virtqueue_poll - have buffers been used since a position?
+ * @_vq: the queue
+ * @last_used_idx: a value from virtqueue_enable_cb_prepare()
+ *
+ * Return: true if there are used buffers to take; false if none, or if the
+ * queue is broken.
+ */
+bool virtqueue_poll(struct virtqueue *_vq, unsigned int last_used_idx)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (unlikely(READ_ONCE(vq->broken)))
+		return false;
+
+	/* Our re-enable must be visible before we look at the index. */
+	virtio_mb(vq->weak_barriers);
+	return virtqueue_poll_split(vq, last_used_idx);
+}
+EXPORT_SYMBOL_GPL(virtqueue_poll);
+
+/**
+ * virtqueue_enable_cb - re-enable callbacks
+ * @_vq: the queue
+ *
+ * Return: false if buffers are already waiting (take them: the callback
+ * may not come), true otherwise.
+ */
+bool virtqueue_enable_cb(struct virtqueue *_vq)
+{
+	unsigned int last_used_idx = virtqueue_enable_cb_prepare(_vq);
+
+	return !virtqueue_poll(_vq, last_used_idx);
+}
+EXPORT_SYMBOL_GPL(virtqueue_enable_cb);
+
+/**
+ * virtqueue_enable_cb_delayed - re-enable callbacks, but late
+ * @_vq: the queue
+ *
+ * With VIRTIO_RING_F_EVENT_IDX the interrupt is asked for only when about
+ * three quarters of the outstanding buffers have been used; otherwise this
+ * is virtqueue_enable_cb().
+ *
+ * Return: false if that many buffers are already used (take them), true
+ * otherwise, and true on a broken queue so waiters give up.
+ */
+bool virtqueue_enable_cb_delayed(struct virtqueue *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (unlikely(READ_ONCE(vq->broken)))
+		return true;
+
+	if (READ_ONCE(vq->event_triggered))
+		WRITE_ONCE(vq->event_triggered, false);
+
+	return virtqueue_enable_cb_delayed_split(vq);
+}
+EXPORT_SYMBOL_GPL(virtqueue_enable_cb_delayed);
+
+/**
+ * virtqueue_detach_unused_buf - take back a buffer the device never used
+ * @_vq: the queue; the device must be stopped (reset) first
+ *
+ * Also works on a broken queue: it relies only on the driver's own records.
+ *
+ * Return: a token, or NULL once the queue is empty.
+ */
+void *virtqueue_detach_unused_buf(struct virtqueue *_vq)
+{
+	return virtqueue_detach_unused_buf_split(to_vvq(_vq));
+}
+EXPORT_SYMBOL_GPL(virtqueue_detach_unused_buf);
+
+/**
+ * vring_interrupt - the device signalled used buffers
+ * @irq: unused
+ * @_vq: the queue
+ *
+ * Return: IRQ_NONE if nothing was used (a spurious or shared interrupt),
+ * IRQ_HANDLED otherwise; the callback runs unless the queue is broken.
+ */
+irqreturn_t vring_interrupt(int irq __always_unused, void *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq((struct virtqueue *)_vq);
+
+	if (!more_used_split(vq)) {
+		pr_debug("%s: interrupt with nothing used\n", vq->vq.name);
+		return IRQ_NONE;
+	}
+
+	if (unlikely(READ_ONCE(vq->broken)))
+		return IRQ_HANDLED;
+
+	/* A hint for disable_cb(): the device owes us nothing more. */
+	if (vq->event)
+		WRITE_ONCE(vq->event_triggered, true);
+
+	if (vq->vq.callback)
+		vq->vq.callback(&vq->vq);
+
+	return IRQ_HANDLED;
+}
+EXPORT_SYMBOL_GPL(vring_interrupt);
+
+/*
+ * Reset and resize.
+ */
+
+/*
+ * Stop the device using the queue and hand every unused buffer to
+ * @recycle.  Needs a ring we own and both transport reset hooks.
+ */
+static int
+virtqueue_disable_and_recycle(struct virtqueue *_vq,
+			      void (*recycle)(struct virtqueue *vq, void *buf))
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+	const struct virtio_config_ops *config = _vq->vdev->config;
+	void *buf;
+	int err;
+
+	if (!vq->we_own_ring)
+		return -EPERM;
+	if (!config || !config->disable_vq_and_reset ||
+	    !config->enable_vq_after_reset)
+		return -ENOENT;
+
+	err = config->disable_vq_and_reset(_vq);
+	if (err)
+		return err;
+
+	while ((buf = virtqueue_detach_unused_buf(_vq)) != NULL)
+		if (recycle)
+			recycle(_vq, buf);
+	return 0;
+}
+
+static int virtqueue_enable_after_reset(struct virtqueue *_vq)
+{
+	if (_vq->vdev->config->enable_vq_after_reset(_vq))
+		return -EBUSY;
+	return 0;
+}
+
+/**
+ * virtqueue_resize - give the queue a ring of another size
+ * @_vq: the queue, created by vring_create_virtqueue()
+ * @num: the new number of entries: a power of 2, at most vq->num_max
+ * @recycle: called with each buffer still in the queue (may be NULL)
+ * @recycle_done: called once all are recycled (may be NULL)
+ *
+ * The device is stopped through vdev->config->disable_vq_and_reset, every
+ * unused buffer is recycled, a new ring replaces the old one and the device
+ * is restarted with enable_vq_after_reset.  If @num is already the size,
+ * nothing happens.
+ *
+ * Return: 0; -E2BIG or -EINVAL for a bad @num; -EPERM if the ring memory
+ * is the caller's; -ENOENT without a transport (vdev->config) or its reset
+ * hooks; the error of disable_vq_and_reset; -ENOMEM if no new ring could be
+ * allocated (the old one is kept, empty, and works); -EBUSY if the device
+ * did not come back.
+ */
+int virtqueue_resize(struct virtqueue *_vq, u32 num,
+		     void (*recycle)(struct virtqueue *vq, void *buf),
+		     void (*recycle_done)(struct virtqueue *vq))
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+	int err, err_reset;
+
+	if (num > _vq->num_max)
+		return -E2BIG;
+	if (!num || !is_power_of_2(num))
+		return -EINVAL;
+	if (vq->split.vring.num == num)
+		return 0;
+
+	err = virtqueue_disable_and_recycle(_vq, recycle);
+	if (err)
+		return err;
+	if (recycle_done)
+		recycle_done(_vq);
+
+	err = virtqueue_resize_split(vq, num);
+
+	err_reset = virtqueue_enable_after_reset(_vq);
+	return err_reset ? err_reset : err;
+}
+EXPORT_SYMBOL_GPL(virtqueue_resize);
+
+/**
+ * virtqueue_reset - empty the queue and start its ring afresh
+ * @_vq: the queue, created by vring_create_virtqueue()
+ * @recycle: called with each buffer still in the queue (may be NULL)
+ * @recycle_done: called once all are recycled (may be NULL)
+ *
+ * As virtqueue_resize() at the same size: the device is stopped through
+ * vdev->config->disable_vq_and_reset, unused buffers are recycled, the ring
+ * and indices go back to their initial empty state and the device is
+ * restarted with enable_vq_after_reset.  A broken queue stays broken.
+ *
+ * Return: 0; -EPERM if the ring memory is the caller's; -ENOENT without a
+ * transport (vdev->config) or its reset hooks; the error of
+ * disable_vq_and_reset; -EBUSY if the device did not come back.
+ */
+int virtqueue_reset(struct virtqueue *_vq,
+		    void (*recycle)(struct virtqueue *vq, void *buf),
+		    void (*recycle_done)(struct virtqueue *vq))
+{
+	int err;
+
+	err = virtqueue_disable_and_recycle(_vq, recycle);
+	if (err)
+		return err;
+	if (recycle_done)
+		recycle_done(_vq);
+
+	virtqueue_reinit_split(to_vvq(_vq));
+
+	return virtqueue_enable_after_reset(_vq);
+}
+EXPORT_SYMBOL_GPL(virtqueue_reset);
+
+/*
+ * Information and transport helpers.
+ */
+
+/**
+ * vring_notification_data - the value a VIRTIO_F_NOTIFICATION_DATA kick
+ *	carries
+ * @_vq: the queue
+ *
+ * Return: the queue index in bits 0..15 and the next avail index (offset
+ * and wrap bit) in bits 16..31.
+ */
+u32 vring_notification_data(struct virtqueue *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+	u32 next = vq->split.avail_idx_shadow;
+
+	return next << 16 | (_vq->index & 0xffff);
+}
+EXPORT_SYMBOL_GPL(vring_notification_data);
+
+/**
+ * vring_transport_features - drop transport features the ring cannot do
+ * @vdev: the device, before feature negotiation completes
+ *
+ * Of the transport bits (28 to 41) only those this ring code and the
+ * transports understand are kept.
+ */
+void vring_transport_features(struct virtio_device *vdev)
+{
+	unsigned int i;
+
+	for (i = VIRTIO_TRANSPORT_F_START; i < VIRTIO_TRANSPORT_F_END; i++) {
+		switch (i) {
+		case VIRTIO_RING_F_INDIRECT_DESC:
+		case VIRTIO_RING_F_EVENT_IDX:
+		case VIRTIO_F_VERSION_1:
+		case VIRTIO_F_ACCESS_PLATFORM:
+		case VIRTIO_F_RING_PACKED:
+		case VIRTIO_F_IN_ORDER:
+		case VIRTIO_F_ORDER_PLATFORM:
+		case VIRTIO_F_NOTIFICATION_DATA:
+		case VIRTIO_F_RING_RESET:
+			break;
+		default:
+			__virtio_clear_bit(vdev, i);
+		}
+	}
+}
+EXPORT_SYMBOL_GPL(vring_transport_features);
+
+/**
+ * virtqueue_get_vring_size - the number of entries in the ring
+ * @_vq: the queue
+ *
+ * Return: the ring size.
+ */
+unsigned int virtqueue_get_vring_size(const struct virtqueue *_vq)
+{
+	return to_vvq(_vq)->split.vring.num;
+}
+EXPORT_SYMBOL_GPL(virtqueue_get_vring_size);
+
+/**
+ * __virtqueue_break - mark one queue broken (for the virtio core)
+ * @_vq: the queue
+ */
+void __virtqueue_break(struct virtqueue *_vq)
+{
+	WRITE_ONCE(to_vvq(_vq)->broken, true);
+}
+EXPORT_SYMBOL_GPL(__virtqueue_break);
+
+/**
+ * __virtqueue_unbreak - clear one queue's broken mark (for the virtio core)
+ * @_vq: the queue
+ */
+void __virtqueue_unbreak(struct virtqueue *_vq)
+{
+	WRITE_ONCE(to_vvq(_vq)->broken, false);
+}
+EXPORT_SYMBOL_GPL(__virtqueue_unbreak);
+
+/**
+ * virtqueue_is_broken - has the queue stopped working?
+ * @_vq: the queue
+ *
+ * Return: true after a device error, virtio_break_device() or a failed
+ * notify.
+ */
+bool virtqueue_is_broken(const struct virtqueue *_vq)
+{
+	return READ_ONCE(to_vvq(_vq)->broken);
+}
+EXPORT_SYMBOL_GPL(virtqueue_is_broken);
+
+/**
+ * virtio_break_device - mark every queue of a device broken
+ * @dev: the device
+ *
+ * Drivers then see adds fail and no buffers come back, and can recover.
+ */
+void virtio_break_device(struct virtio_device *dev)
+{
+	struct virtqueue *_vq;
+
+	spin_lock(&dev->vqs_list_lock);
+	virtio_device_for_each_vq(dev, _vq)
+		WRITE_ONCE(to_vvq(_vq)->broken, true);
+	spin_unlock(&dev->vqs_list_lock);
+}
+EXPORT_SYMBOL_GPL(virtio_break_device);
+
+/**
+ * __virtio_unbreak_device - clear the broken mark of every queue of a
+ *	device (for the virtio core, e.g. at probe or restore)
+ * @dev: the device
+ */
+void __virtio_unbreak_device(struct virtio_device *dev)
+{
+	struct virtqueue *_vq;
+
+	spin_lock(&dev->vqs_list_lock);
+	virtio_device_for_each_vq(dev, _vq)
+		WRITE_ONCE(to_vvq(_vq)->broken, false);
+	spin_unlock(&dev->vqs_list_lock);
+}
+EXPORT_SYMBOL_GPL(__virtio_unbreak_device);
+
+/**
+ * virtqueue_get_desc_addr - where the device finds the descriptor table
+ * @_vq: the queue
+ *
+ * Return: the physical address of the descriptor table.
+ */
+dma_addr_t virtqueue_get_desc_addr(const struct virtqueue *_vq)
+{
+	return virt_to_phys(to_vvq(_vq)->split.vring.desc);
+}
+EXPORT_SYMBOL_GPL(virtqueue_get_desc_addr);
+
+/**
+ * virtqueue_get_avail_addr - where the device finds the available ring
+ * @_vq: the queue
+ *
+ * Return: the physical address of the available ring (driver area).
+ */
+dma_addr_t virtqueue_get_avail_addr(const struct virtqueue *_vq)
+{
+	return virt_to_phys(to_vvq(_vq)->split.vring.avail);
+}
+EXPORT_SYMBOL_GPL(virtqueue_get_avail_addr);
+
+/**
+ * virtqueue_get_used_addr - where the device finds the used ring
+ * @_vq: the queue
+ *
+ * Return: the physical address of the used ring (device area).
+ */
+dma_addr_t virtqueue_get_used_addr(const struct virtqueue *_vq)
+{
+	return virt_to_phys(to_vvq(_vq)->split.vring.used);
+}
+EXPORT_SYMBOL_GPL(virtqueue_get_used_addr);
+
+/**
+ * virtqueue_get_vring - the split ring behind a queue
+ * @vq: the queue
+ *
+ * Return: the ring's size and the addresses of its three parts.
+ */
+const struct vring *virtqueue_get_vring(const struct virtqueue *vq)
+{
+	return &to_vvq(vq)->split.vring;
+}
+EXPORT_SYMBOL_GPL(virtqueue_get_vring);
+
+/**
+ * virtio_max_dma_size - the largest buffer segment the device can take
+ * @vdev: the device
+ *
+ * Return: SIZE_MAX: without a DMA API there is no mapping limit.
+ */
+size_t virtio_max_dma_size(const struct virtio_device *vdev __always_unused)
+{
+	return SIZE_MAX;
+}
+EXPORT_SYMBOL_GPL(virtio_max_dma_size);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Virtio ring: driver side");
