@@ -2,6 +2,7 @@
 /* The rig's shared harness: see harness.h. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -194,6 +195,22 @@ void rig_chan_wait(struct rig_chan *c)
 		if (errno != EINTR)
 			rig_die("eventfd read");
 	c->woken++;
+}
+
+bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	int n;
+
+	do
+		n = poll(&p, 1, timeout_ms);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		rig_die("poll");
+	if (n == 0)
+		return false;
+	rig_chan_wait(c);
+	return true;
 }
 
 static struct {

@@ -87,6 +87,11 @@ void rig_chan_destroy(struct rig_chan *c);
 void rig_chan_signal(struct rig_chan *c);
 /* Block until signalled; swallows every pending signal at once. */
 void rig_chan_wait(struct rig_chan *c);
+/*
+ * As rig_chan_wait(), but wait with poll() for at most @timeout_ms (negative:
+ * for ever).  False if it timed out, with nothing swallowed.
+ */
+bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms);
 
 /*
  * Guest-address translation for the vringh _user accessors.  After

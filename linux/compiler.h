@@ -9,6 +9,8 @@
 #ifndef _LINUX_COMPILER_H
 #define _LINUX_COMPILER_H
 
+#include <linux/kconfig.h>
+
 #define __user
 #define __iomem
 #define __rcu

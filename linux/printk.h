@@ -3,6 +3,7 @@
 #ifndef _LINUX_PRINTK_H
 #define _LINUX_PRINTK_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <linux/compiler.h>
 
@@ -11,6 +12,11 @@
 #define KERN_NOTICE	""
 #define KERN_INFO	""
 #define KERN_DEBUG	""
+
+static inline __printf(1, 0) int vprintk(const char *fmt, va_list args)
+{
+	return vfprintf(stderr, fmt, args);
+}
 
 #define printk(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)
 #define pr_err(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)

@@ -8,6 +8,10 @@
 
 #include <linux/types.h>
 
+/* The kernel's defaults (5 s at HZ=100, 10 messages); never enforced here. */
+#define DEFAULT_RATELIMIT_INTERVAL	500
+#define DEFAULT_RATELIMIT_BURST		10
+
 struct ratelimit_state {
 	int interval, burst;
 };

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Extract from a kernel source tarball only what the rig's kernel-tree mode
+# compiles (the ring code and the headers that declare its API), so that
+# `make KSRC=<dest>` can build against it.  Nothing here is committed.
+#
+#   kernel/fetch-ksrc.sh [TARBALL [DEST]]
+#
+# TARBALL defaults to Debian's /usr/src/linux-source-6.12.tar.xz (package
+# linux-source-6.12); DEST defaults to build-ksrc/<tarball's top folder>.
+# Prints DEST on stdout.  Running it again on the same tarball does nothing.
+set -eu
+
+tarball=${1:-/usr/src/linux-source-6.12.tar.xz}
+if [ ! -r "$tarball" ]; then
+	echo "fetch-ksrc: cannot read $tarball" >&2
+	case $tarball in
+	/usr/src/linux-source-*.tar.*)
+		pkg=$(basename "$tarball"); pkg=${pkg%.tar.*}
+		echo "fetch-ksrc: install it with: apt-get install $pkg" >&2 ;;
+	esac
+	exit 1
+fi
+
+case $tarball in
+*.tar.xz)	unpack="xz -dc" ;;
+*.tar.gz|*.tgz)	unpack="gzip -dc" ;;
+*.tar.bz2)	unpack="bzip2 -dc" ;;
+*.tar.zst)	unpack="zstd -dc" ;;
+*.tar)		unpack="cat" ;;
+*)		echo "fetch-ksrc: don't know how to unpack $tarball" >&2; exit 1 ;;
+esac
+
+# The tarball's top folder (linux-source-6.12/, linux-6.13/, ...).
+top=$($unpack "$tarball" | tar -tf - 2>/dev/null | head -n 1 | cut -d/ -f1) || true
+if [ -z "$top" ]; then
+	echo "fetch-ksrc: $tarball looks empty" >&2
+	exit 1
+fi
+dest=${2:-build-ksrc/$top}
+
+stamp="$dest/.rig-extracted"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(ls -l "$tarball")" ]; then
+	echo "$dest"
+	exit 0
+fi
+
+# Only what kernel-tree mode reads: the top Makefile (for the version), the
+# ring code, and the headers.  Extracted beside DEST, then moved into place,
+# so an interrupted run leaves nothing half-made.
+tmp="$dest.tmp.$$"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+echo "fetch-ksrc: extracting the ring code from $tarball into $dest" >&2
+$unpack "$tarball" | tar -xf - -C "$tmp" --strip-components=1 \
+	--wildcards --no-wildcards-match-slash \
+	"$top/Makefile" \
+	"$top/drivers/virtio/*" \
+	"$top/drivers/vhost/*" \
+	"$top/include/linux/*" \
+	"$top/include/uapi/linux/*"
+for f in drivers/virtio/virtio_ring.c drivers/vhost/vringh.c \
+	 include/linux/virtio_ring.h include/linux/vringh.h; do
+	if [ ! -f "$tmp/$f" ]; then
+		echo "fetch-ksrc: $tarball has no $f" >&2
+		exit 1
+	fi
+done
+ls -l "$tarball" > "$tmp/.rig-extracted"
+rm -rf "$dest"
+mv "$tmp" "$dest"
+trap - EXIT
+echo "$dest"

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * virtio_test: the driver's virtio_ring.c against a device built on vringh.c.
+ *
+ * The kernel's tools/virtio/virtio_test drives an in-kernel vhost device
+ * through /dev/vhost-test.  Here the device is a thread of this process,
+ * shaped like vhost's worker: it sleeps on the kick eventfd while the ring is
+ * empty, re-checks after re-enabling notifications, checks the bytes of
+ * every buffer and signals the call eventfd when vringh says the driver
+ * wants it.  The driver (the main thread) adds buffers, kicks, and waits for
+ * calls with poll().  Each side is pinned to its own CPU.
+ *
+ * Both are threads of one process, so the device uses the vringh _kern
+ * accessors on the driver's ring and buffers directly: descriptor addresses
+ * are plain pointers.
+ *
+ * Queue reset (--reset): the device thread is stopped and joined, unused
+ * buffers are detached and the queue is deleted and created afresh.  A new
+ * vring_new_virtqueue() starts at avail/used index 0 on zeroed ring memory,
+ * so the device's vringh is re-initialised at index 0 too (what the kernel's
+ * test does with VHOST_SET_VRING_BASE 0).  What carries on is the device's
+ * place in the stream of buffers: it expects buffer number dev.done next, and
+ * the driver re-adds the detached buffers under the same numbers.  Each
+ * reset checks that the device stopped between buffers, having returned
+ * every buffer it took.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/virtio.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ring.h>
+#include <linux/vringh.h>
+
+#include "harness.h"
+
+#define RING_NUM	256
+#define RING_ALIGN	4096
+#define BUF_LEN		1024
+#define BUF_WORDS	(BUF_LEN / sizeof(u64))
+#define DEFAULT_BUFS	0x100000UL
+#define CALL_TIMEOUT_MS	10000	/* no call for this long: a lost notification */
+
+enum device_bug { BUG_NONE, BUG_WRONG_ID, BUG_LONG_LEN };
+
+static struct {
+	u64 features;
+	bool delayed;
+	unsigned long batch;	/* 0: random, 1..RING_NUM per round */
+	unsigned long reset;	/* 0: never */
+	unsigned long bufs;
+	enum device_bug bug;
+} opt = {
+	.features = 1ULL << VIRTIO_RING_F_INDIRECT_DESC |
+		    1ULL << VIRTIO_RING_F_EVENT_IDX |
+		    1ULL << VIRTIO_F_VERSION_1,
+	.batch = 1,
+	.bufs = DEFAULT_BUFS,
+};
+
+static struct rig_chan kick, call;
+
+/* Ring memory and buffers: buffer n lives in slot n % RING_NUM. */
+static void *ring;
+static u64 *slots;
+
+static u64 *slot(unsigned long n)
+{
+	return slots + (n % RING_NUM) * BUF_WORDS;
+}
+
+/* Word @i of buffer @n: no two buffers (and no two words) look alike. */
+static u64 pattern(unsigned long n, unsigned int i)
+{
+	return ((u64)n << 7 | i) * 0x9e3779b97f4a7c15ULL;
+}
+
+/*
+ * The device.
+ */
+static struct {
+	pthread_t thread;
+	bool running;
+	int cpu;
+	struct vringh vrh;
+	unsigned long done;	/* buffers used: the next one's number */
+	unsigned long ring_base; /* @done when this ring was set up */
+	unsigned long bug_at;	/* the buffer --device-bug spoils */
+	int stop;		/* set by the driver */
+	int failed;		/* set by the device before it gives up */
+} dev;
+
+static void __attribute__((format(printf, 1, 2))) device_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "virtio_test: device: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	__atomic_store_n(&dev.failed, 1, __ATOMIC_RELEASE);
+	rig_chan_signal(&call);		/* don't leave the driver waiting */
+}
+
+/* Check one buffer and return it; false if the device must give up. */
+static bool device_use(struct vringh_kiov *riov, struct vringh_kiov *wiov,
+		       u16 head)
+{
+	unsigned long n = dev.done;
+	u64 data[BUF_WORDS];
+	unsigned int i;
+	u32 len = 0;
+	int err;
+
+	if (wiov->used || vringh_kiov_length(riov) != BUF_LEN) {
+		device_fail("buffer 0x%lx: %zu readable bytes and %u writable parts, expected %d and none",
+			    n, vringh_kiov_length(riov), wiov->used, BUF_LEN);
+		return false;
+	}
+	if (vringh_iov_pull_kern(riov, data, BUF_LEN) != BUF_LEN) {
+		device_fail("buffer 0x%lx: short pull", n);
+		return false;
+	}
+	for (i = 0; i < BUF_WORDS; i++) {
+		if (data[i] != pattern(n, i)) {
+			device_fail("buffer 0x%lx: word %u is 0x%llx, expected 0x%llx",
+				    n, i, (unsigned long long)data[i],
+				    (unsigned long long)pattern(n, i));
+			return false;
+		}
+	}
+
+	if (n == dev.bug_at && opt.bug == BUG_WRONG_ID)
+		head = dev.vrh.vring.num + 1;
+	if (n == dev.bug_at && opt.bug == BUG_LONG_LEN)
+		len = BUF_LEN + 1;
+	err = vringh_complete_kern(&dev.vrh, head, len);
+	if (err) {
+		device_fail("vringh_complete_kern: %d", err);
+		return false;
+	}
+	dev.done++;
+	err = vringh_need_notify_kern(&dev.vrh);
+	if (err < 0) {
+		device_fail("vringh_need_notify_kern: %d", err);
+		return false;
+	}
+	if (err)
+		rig_chan_signal(&call);
+	return true;
+}
+
+static bool device_stopping(void)
+{
+	return __atomic_load_n(&dev.stop, __ATOMIC_ACQUIRE);
+}
+
+/* vhost's worker loop: work until the ring is empty, then sleep on kicks. */
+static void *device_thread(void *arg __attribute__((unused)))
+{
+	struct kvec rk[2], wk[2];
+	struct vringh_kiov riov, wiov;
+
+	rig_pin_thread(dev.cpu);
+	vringh_kiov_init(&riov, rk, ARRAY_SIZE(rk));
+	vringh_kiov_init(&wiov, wk, ARRAY_SIZE(wk));
+	vringh_notify_disable_kern(&dev.vrh);
+
+	while (!device_stopping()) {
+		u16 head;
+		int err;
+
+		err = vringh_getdesc_kern(&dev.vrh, &riov, &wiov, &head, GFP_KERNEL);
+		if (err < 0) {
+			device_fail("vringh_getdesc_kern: %d", err);
+			break;
+		}
+		if (err == 0) {
+			/* Buffers arrived while notifications were off? */
+			if (!vringh_notify_enable_kern(&dev.vrh)) {
+				vringh_notify_disable_kern(&dev.vrh);
+				continue;
+			}
+			rig_chan_wait(&kick);
+			vringh_notify_disable_kern(&dev.vrh);
+			continue;
+		}
+		if (!device_use(&riov, &wiov, head))
+			break;
+	}
+	vringh_kiov_cleanup(&riov);
+	vringh_kiov_cleanup(&wiov);
+	return NULL;
+}
+
+/* Start the device on a freshly created ring: its indices start at 0. */
+static void device_start(void)
+{
+	struct vring vr;
+	int err;
+
+	vring_init(&vr, RING_NUM, ring, RING_ALIGN);
+	CHECK(vringh_init_kern(&dev.vrh, opt.features, RING_NUM, true,
+			       vr.desc, vr.avail, vr.used) == 0);
+	dev.ring_base = dev.done;
+	dev.stop = 0;
+	err = pthread_create(&dev.thread, NULL, device_thread, NULL);
+	if (err) {
+		errno = err;
+		rig_die("pthread_create");
+	}
+	dev.running = true;
+}
+
+/* Stop the device between two buffers and wait until it has. */
+static void device_stop(void)
+{
+	if (!dev.running)
+		return;
+	__atomic_store_n(&dev.stop, 1, __ATOMIC_RELEASE);
+	rig_chan_signal(&kick);
+	pthread_join(dev.thread, NULL);
+	dev.running = false;
+}
+
+/*
+ * The driver.
+ */
+static struct {
+	struct virtio_device vdev;
+	struct virtqueue *vq;
+	unsigned long started, completed, next_reset;
+	unsigned long long spurious;
+	u64 random;
+	char why[160];		/* why the driver broke the queue */
+} drv = { .random = 0x5eed5eed5eed5eedULL };
+
+static bool notify_device(struct virtqueue *vq __attribute__((unused)))
+{
+	rig_chan_signal(&kick);
+	return true;
+}
+
+static void vq_callback(struct virtqueue *vq __attribute__((unused)))
+{
+}
+
+static void queue_create(void)
+{
+	memset(ring, 0, vring_size(RING_NUM, RING_ALIGN));
+	drv.vq = vring_new_virtqueue(0, RING_NUM, RING_ALIGN, &drv.vdev, true,
+				     false, ring, notify_device, vq_callback,
+				     "test");
+	CHECK(drv.vq);
+}
+
+/* Stop everything and exit with a message. */
+static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	device_stop();
+	fprintf(stderr, "virtio_test: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (started=0x%lx completed=0x%lx)\n",
+		drv.started, drv.completed);
+	exit(1);
+}
+
+static void check_health(void)
+{
+	if (virtqueue_is_broken(drv.vq))
+		fail("queue broken: %s", drv.why[0] ? drv.why :
+		     "the ring code refused what the device returned (see above)");
+	if (__atomic_load_n(&dev.failed, __ATOMIC_ACQUIRE))
+		fail("the device gave up (see above)");
+}
+
+/* xorshift64: the same "random" batches on every run. */
+static unsigned long next_random(void)
+{
+	drv.random ^= drv.random << 13;
+	drv.random ^= drv.random >> 7;
+	drv.random ^= drv.random << 17;
+	return drv.random;
+}
+
+/* Add and kick buffers up to this round's batch; how many were added. */
+static unsigned long add_bufs(void)
+{
+	unsigned long batch = opt.batch ? opt.batch : 1 + next_random() % RING_NUM;
+	unsigned long added = 0;
+
+	while (drv.started < opt.bufs && drv.started - drv.completed < batch &&
+	       drv.started - drv.completed < RING_NUM) {
+		u64 *buf = slot(drv.started);
+		struct scatterlist sg;
+		unsigned int i;
+		int err;
+
+		for (i = 0; i < BUF_WORDS; i++)
+			buf[i] = pattern(drv.started, i);
+		sg_init_one(&sg, buf, BUF_LEN);
+		err = virtqueue_add_outbuf(drv.vq, &sg, 1, buf, GFP_ATOMIC);
+		if (err == -ENOSPC || (err && virtqueue_is_broken(drv.vq)))
+			break;
+		CHECKF(err == 0, "virtqueue_add_outbuf: %d", err);
+		drv.started++;
+		added++;
+		if (!virtqueue_kick(drv.vq))
+			break;		/* only a broken queue refuses */
+	}
+	return added;
+}
+
+/* Take back what the device used; how many buffers that was. */
+static unsigned long collect(void)
+{
+	unsigned long got = 0;
+	unsigned int len;
+	void *token;
+
+	while ((token = virtqueue_get_buf(drv.vq, &len)) != NULL) {
+		CHECKF(token == slot(drv.completed),
+		       "buffer 0x%lx: got back token %p, expected %p",
+		       drv.completed, token, (void *)slot(drv.completed));
+		/* The ring code may not check this: a careful driver does. */
+		if (len) {
+			snprintf(drv.why, sizeof(drv.why),
+				 "the device used buffer 0x%lx with length %u, but it had no writable bytes",
+				 drv.completed, len);
+			__virtqueue_break(drv.vq);
+			break;
+		}
+		drv.completed++;
+		got++;
+	}
+	return got;
+}
+
+/*
+ * Queue reset: stop the device, take back every buffer, delete and recreate
+ * the queue, restart the device on the new ring.
+ */
+static void reset_queue(void)
+{
+	unsigned long detached = 0;
+	struct vring vr;
+	u16 taken;
+	void *token;
+
+	device_stop();
+	collect();
+	check_health();
+	while ((token = virtqueue_detach_unused_buf(drv.vq)) != NULL) {
+		CHECK((u64 *)token >= slots &&
+		      (u64 *)token < slots + RING_NUM * BUF_WORDS);
+		detached++;
+	}
+	CHECKF(detached == drv.started - drv.completed,
+	       "detached %lu buffers, but %lu were outstanding",
+	       detached, drv.started - drv.completed);
+
+	/* The device returned each buffer it took before it stopped. */
+	vring_init(&vr, RING_NUM, ring, RING_ALIGN);
+	taken = dev.done - dev.ring_base;
+	CHECKF(dev.done == drv.completed, "device used 0x%lx buffers, driver got 0x%lx",
+	       dev.done, drv.completed);
+	CHECKF(dev.vrh.last_avail_idx == taken &&
+	       virtio16_to_cpu(&drv.vdev, READ_ONCE(vr.used->idx)) == taken,
+	       "device stopped at avail %u used %u, expected %u",
+	       dev.vrh.last_avail_idx,
+	       virtio16_to_cpu(&drv.vdev, READ_ONCE(vr.used->idx)), taken);
+
+	vring_del_virtqueue(drv.vq);
+	queue_create();
+	virtqueue_disable_cb(drv.vq);	/* as it was: we are mid-pass */
+	drv.started = drv.completed;	/* the detached ones go again */
+	device_start();
+	while (drv.completed > drv.next_reset)
+		drv.next_reset += drv.completed;
+}
+
+static void wait_for_call(void)
+{
+	if (!rig_chan_wait_timeout(&call, CALL_TIMEOUT_MS)) {
+		check_health();
+		fail("no call from the device for %d ms with 0x%lx buffers outstanding: lost notification?",
+		     CALL_TIMEOUT_MS, drv.started - drv.completed);
+	}
+}
+
+/*
+ * The canonical receive loop: callbacks off, add and take back until a pass
+ * moves nothing, callbacks on, and sleep only if nothing was used meanwhile.
+ * (The kernel's loop spins instead while its batch is full, so it rarely
+ * sleeps; this one exercises enable_cb and the call path every round.)
+ */
+static void run(void)
+{
+	for (;;) {
+		unsigned long started_before = drv.started;
+		unsigned long completed_before = drv.completed;
+		bool moved;
+
+		virtqueue_disable_cb(drv.vq);
+		do {
+			if (opt.reset && drv.completed > drv.next_reset)
+				reset_queue();
+			moved = add_bufs() != 0;
+			moved |= collect() != 0;
+			check_health();
+		} while (moved);
+
+		if (drv.started == started_before && drv.completed == completed_before)
+			drv.spurious++;
+		if (drv.completed == opt.bufs)
+			break;
+		if (opt.delayed ? virtqueue_enable_cb_delayed(drv.vq) :
+				  virtqueue_enable_cb(drv.vq))
+			wait_for_call();
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: virtio_test [--help] [--version] [--[no-]indirect] [--[no-]event-idx]\n"
+"                   [--[no-]virtio-1] [--[no-]delayed-interrupt] [--batch=random/N]\n"
+"                   [--reset[=N]] [--buf-num=N] [--device-bug=wrong-id/long-len]\n"
+"\n"
+"Pass N buffers (default 0x%lx) of one %d-byte out sg each from the driver\n"
+"(virtio_ring) to a device thread (vringh) through one %d-entry queue, and\n"
+"check every byte.  Prints the spurious wakeups and buffer counts on stderr.\n"
+"\n"
+"  --[no-]indirect           VIRTIO_RING_F_INDIRECT_DESC (default on)\n"
+"  --[no-]event-idx          VIRTIO_RING_F_EVENT_IDX (default on)\n"
+"  --[no-]virtio-1           VIRTIO_F_VERSION_1 (default on)\n"
+"  --[no-]delayed-interrupt  virtqueue_enable_cb_delayed, not virtqueue_enable_cb\n"
+"  --batch=N, --batch=random most buffers outstanding per round (default 1;\n"
+"                            random: 1..%d each round)\n"
+"  --reset[=N]               reset the queue once more than N (default 1) buffers\n"
+"                            completed, then at roughly doubling counts\n"
+"  --buf-num=N               buffers to pass\n"
+"  --device-bug=BUG          the device spoils one buffer midway: wrong-id (used id\n"
+"                            out of range) or long-len (used length past the buffer)\n"
+"  --version                 print how this binary was built\n",
+		DEFAULT_BUFS, BUF_LEN, RING_NUM, RING_NUM);
+}
+
+static void __attribute__((noreturn)) bad_usage(const char *fmt, const char *arg)
+{
+	if (fmt)
+		fprintf(stderr, fmt, arg);
+	usage(stderr);
+	exit(1);
+}
+
+static void parse_options(int argc, char *argv[])
+{
+	enum {
+		OPT_BATCH = 256, OPT_RESET, OPT_BUF_NUM, OPT_DEVICE_BUG,
+		OPT_VERSION,
+	};
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "indirect", no_argument, NULL, 'I' },
+		{ "no-indirect", no_argument, NULL, 'i' },
+		{ "event-idx", no_argument, NULL, 'E' },
+		{ "no-event-idx", no_argument, NULL, 'e' },
+		{ "virtio-1", no_argument, NULL, '1' },
+		{ "no-virtio-1", no_argument, NULL, '0' },
+		{ "delayed-interrupt", no_argument, NULL, 'D' },
+		{ "no-delayed-interrupt", no_argument, NULL, 'd' },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "reset", optional_argument, NULL, OPT_RESET },
+		{ "buf-num", required_argument, NULL, OPT_BUF_NUM },
+		{ "device-bug", required_argument, NULL, OPT_DEVICE_BUG },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'I':
+			opt.features |= 1ULL << VIRTIO_RING_F_INDIRECT_DESC;
+			break;
+		case 'i':
+			opt.features &= ~(1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+			break;
+		case 'E':
+			opt.features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
+			break;
+		case 'e':
+			opt.features &= ~(1ULL << VIRTIO_RING_F_EVENT_IDX);
+			break;
+		case '1':
+			opt.features |= 1ULL << VIRTIO_F_VERSION_1;
+			break;
+		case '0':
+			opt.features &= ~(1ULL << VIRTIO_F_VERSION_1);
+			break;
+		case 'D':
+			opt.delayed = true;
+			break;
+		case 'd':
+			opt.delayed = false;
+			break;
+		case OPT_BATCH:
+			if (!strcmp(optarg, "random"))
+				opt.batch = 0;
+			else if (!rig_parse_ulong(optarg, 1, 1UL << 31, &opt.batch))
+				bad_usage("virtio_test: bad --batch '%s'\n", optarg);
+			break;
+		case OPT_RESET:
+			opt.reset = 1;
+			if (optarg && !rig_parse_ulong(optarg, 1, 1UL << 40, &opt.reset))
+				bad_usage("virtio_test: bad --reset '%s'\n", optarg);
+			break;
+		case OPT_BUF_NUM:
+			if (!rig_parse_ulong(optarg, 1, 1UL << 40, &opt.bufs))
+				bad_usage("virtio_test: bad --buf-num '%s'\n", optarg);
+			break;
+		case OPT_DEVICE_BUG:
+			if (!strcmp(optarg, "wrong-id"))
+				opt.bug = BUG_WRONG_ID;
+			else if (!strcmp(optarg, "long-len"))
+				opt.bug = BUG_LONG_LEN;
+			else
+				bad_usage("virtio_test: bad --device-bug '%s'\n", optarg);
+			break;
+		case OPT_VERSION:
+			rig_print_version("virtio_test");
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			bad_usage(NULL, NULL);
+		}
+	}
+	if (optind < argc)
+		bad_usage("virtio_test: unexpected argument '%s'\n", argv[optind]);
+}
+
+int main(int argc, char *argv[])
+{
+	int cpu_driver;
+
+	parse_options(argc, argv);
+	rig_pick_two_cpus(&cpu_driver, &dev.cpu);
+	rig_pin_thread(cpu_driver);
+
+	ring = aligned_alloc(RING_ALIGN, ALIGN(vring_size(RING_NUM, RING_ALIGN), RING_ALIGN));
+	slots = aligned_alloc(RING_ALIGN, RING_NUM * BUF_LEN);
+	CHECK(ring && slots);
+	rig_chan_init(&kick);
+	rig_chan_init(&call);
+
+	memset(&drv.vdev, 0, sizeof(drv.vdev));
+	INIT_LIST_HEAD(&drv.vdev.vqs);
+	spin_lock_init(&drv.vdev.vqs_list_lock);
+	drv.vdev.features = opt.features;
+	drv.next_reset = opt.reset;
+	dev.bug_at = opt.bug ? opt.bufs / 2 : ~0UL;
+
+	queue_create();
+	device_start();
+	run();
+	device_stop();
+
+	CHECKF(drv.started == opt.bufs && drv.completed == opt.bufs && dev.done == opt.bufs,
+	       "started 0x%lx, completed 0x%lx, device used 0x%lx of 0x%lx",
+	       drv.started, drv.completed, dev.done, opt.bufs);
+	fprintf(stderr, "spurious wakeups: 0x%llx started=0x%lx completed=0x%lx\n",
+		drv.spurious, drv.started, drv.completed);
+
+	vring_del_virtqueue(drv.vq);
+	rig_chan_destroy(&kick);
+	rig_chan_destroy(&call);
+	free(slots);
+	free(ring);
+	return 0;
+}
