@@ -45,6 +45,9 @@
 /*
  * Accessor flavours.
  *
+ * The helpers that take a flavour (or an xfer routine) are always inlined
+ * into the exported wrappers, so each flavour's calls are direct.
+ *
  * The ring words (indices, flags, event indices, avail entries) are read
  * and written one at a time with single-copy accesses; descriptors and
  * used elements are copied as blocks.  Pointers handed to the copy
@@ -151,7 +154,8 @@ static void vringh_forget_range(struct vringh_walk *walk)
 	walk->range.offset = 0;
 }
 
-static void vringh_walk_init(struct vringh_walk *walk, struct vringh *vrh,
+static __always_inline void
+vringh_walk_init(struct vringh_walk *walk, struct vringh *vrh,
 			     const struct vringh_access *acc,
 			     bool (*getrange)(struct vringh *, u64,
 					      struct vringh_range *),
@@ -195,8 +199,9 @@ static bool vringh_span_ok(const struct vringh_walk *walk, u64 addr, u64 len,
  * range that holds it.  @what, @obj and @obj_len name the object @addr is
  * part of, for the message if it is refused.
  */
-static int vringh_translate(struct vringh_walk *walk, u64 addr, u64 *len,
-			    void **host, const char *what, u64 obj, u64 obj_len)
+static __always_inline int
+vringh_translate(struct vringh_walk *walk, u64 addr, u64 *len, void **host,
+		 const char *what, u64 obj, u64 obj_len)
 {
 	struct vringh_range *r = &walk->range;
 	u64 host_addr;
@@ -222,7 +227,7 @@ static int vringh_translate(struct vringh_walk *walk, u64 addr, u64 *len,
 				return -EINVAL;
 			}
 		}
-		/* Bytes left in the range after @addr, minus one: no overflow. */
+		/* Compare with the room left, minus one: cannot overflow. */
 		if (*len - 1 > r->end_incl - addr)
 			*len = r->end_incl - addr + 1;
 		host_addr = addr + r->offset;
@@ -241,8 +246,9 @@ static int vringh_translate(struct vringh_walk *walk, u64 addr, u64 *len,
  * Read @len bytes of guest memory at @addr (@what, e.g. an indirect table
  * entry) into @dst, following the ranges however they split it.
  */
-static int vringh_walk_read(struct vringh_walk *walk, void *dst, u64 addr,
-			    size_t len, const char *what)
+static __always_inline int
+vringh_walk_read(struct vringh_walk *walk, void *dst, u64 addr, size_t len,
+		 const char *what)
 {
 	const u64 obj = addr, obj_len = len;
 
@@ -304,8 +310,8 @@ static int vringh_iov_grow(struct vringh_kiov *iov, gfp_t gfp)
  * buffers are checked for direction but take no iovec.  A buffer that
  * crosses ranges takes one iovec per range.
  */
-static int vringh_walk_add(struct vringh_walk *walk, u64 addr, u32 len,
-			   bool writable)
+static __always_inline int
+vringh_walk_add(struct vringh_walk *walk, u64 addr, u32 len, bool writable)
 {
 	struct vringh_kiov *iov;
 	const u64 obj = addr;
@@ -364,7 +370,7 @@ static int vringh_walk_add(struct vringh_walk *walk, u64 addr, u32 len,
  * original base and length back (vringh_kiov_reset() relies on that) and
  * the walk moves to the next one.
  */
-static void vringh_kiov_consume(struct vringh_kiov *iov, size_t n)
+static inline void vringh_kiov_consume(struct vringh_kiov *iov, size_t n)
 {
 	struct kvec *v = &iov->iov[iov->i];
 
@@ -384,9 +390,10 @@ static void vringh_kiov_consume(struct vringh_kiov *iov, size_t n)
  * (iovec memory, @buf, length); @verb says which way, for messages.
  * Returns the bytes copied or -errno; on error nothing more is consumed.
  */
-static ssize_t vringh_kiov_xfer(struct vringh_kiov *iov, void *buf, size_t len,
-				int (*xfer)(void *iov_mem, void *buf, size_t n),
-				const char *verb)
+static __always_inline ssize_t
+vringh_kiov_xfer(struct vringh_kiov *iov, void *buf, size_t len,
+		 int (*xfer)(void *iov_mem, void *buf, size_t n),
+		 const char *verb)
 {
 	size_t done = 0;
 
@@ -400,7 +407,8 @@ static ssize_t vringh_kiov_xfer(struct vringh_kiov *iov, void *buf, size_t len,
 		err = xfer(iov->iov[iov->i].iov_base, buf, part);
 		if (unlikely(err)) {
 			vringh_bad("cannot %s %zu bytes of buffer memory at %p (iovec %u)",
-				   verb, part, iov->iov[iov->i].iov_base, iov->i);
+				   verb, part, iov->iov[iov->i].iov_base,
+				   iov->i);
 			return err;
 		}
 		vringh_kiov_consume(iov, part);
@@ -532,8 +540,9 @@ vringh_split_peek_head(const struct vringh *vrh,
  * chain in any order; the walk visits at most as many entries as the table
  * can name, so a loop inside it ends.
  */
-static int vringh_split_walk_table(struct vringh_walk *walk, u16 at,
-				   const struct vring_desc *ind)
+static __always_inline int
+vringh_split_walk_table(struct vringh_walk *walk, u16 at,
+			const struct vring_desc *ind)
 {
 	const struct vringh *vrh = walk->vrh;
 	u64 base = vringh64_to_cpu(vrh, ind->addr);
@@ -588,8 +597,8 @@ static int vringh_split_walk_table(struct vringh_walk *walk, u16 at,
 		next = vringh16_to_cpu(vrh, desc.next);
 		if (unlikely(next >= size)) {
 			vringh_bad("indirect table at 0x%llx (head %u): entry %u chains to %u, past its %u entries",
-				   (unsigned long long)base, walk->head, i, next,
-				   size);
+				   (unsigned long long)base, walk->head, i,
+				   next, size);
 			return -EINVAL;
 		}
 		i = next;
@@ -659,7 +668,7 @@ vringh_split_getdesc(struct vringh *vrh, const struct vringh_access *acc,
 		     gfp_t gfp, u16 *head)
 {
 	struct vringh_walk walk;
-	u16 h = 0;	/* set when peek returns 1; quiets -Wmaybe-uninitialized */
+	u16 h = 0;	/* only read when peek returned 1; quiets gcc -O1 */
 	int err;
 
 	/* Until a head is known, report the ring itself as the culprit. */
@@ -728,9 +737,9 @@ vringh_split_complete(struct vringh *vrh, const struct vringh_access *acc,
 	return 0;
 }
 
-static int vringh_split_complete_one(struct vringh *vrh,
-				     const struct vringh_access *acc,
-				     u16 head, u32 len)
+static __always_inline int
+vringh_split_complete_one(struct vringh *vrh, const struct vringh_access *acc,
+			  u16 head, u32 len)
 {
 	struct vring_used_elem elem;
 
@@ -739,8 +748,8 @@ static int vringh_split_complete_one(struct vringh *vrh,
 	return vringh_split_complete(vrh, acc, &elem, 1);
 }
 
-static int vringh_split_need_notify(struct vringh *vrh,
-				    const struct vringh_access *acc)
+static __always_inline int
+vringh_split_need_notify(struct vringh *vrh, const struct vringh_access *acc)
 {
 	const struct vring *vr = &vrh->vring;
 	u16 old_idx, new_idx, val;
@@ -790,8 +799,8 @@ static __virtio16 *vringh_avail_event(const struct vring *vr)
 	return (__virtio16 *)&vr->used->ring[vr->num];
 }
 
-static bool vringh_split_notify_enable(struct vringh *vrh,
-				       const struct vringh_access *acc)
+static __always_inline bool
+vringh_split_notify_enable(struct vringh *vrh, const struct vringh_access *acc)
 {
 	const struct vring *vr = &vrh->vring;
 	u16 avail_idx;
@@ -822,8 +831,8 @@ static bool vringh_split_notify_enable(struct vringh *vrh,
 	return avail_idx == vrh->last_avail_idx;
 }
 
-static void vringh_split_notify_disable(struct vringh *vrh,
-					const struct vringh_access *acc)
+static __always_inline void
+vringh_split_notify_disable(struct vringh *vrh, const struct vringh_access *acc)
 {
 	const struct vring *vr = &vrh->vring;
 
