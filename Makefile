@@ -60,11 +60,11 @@ stats: stats.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
 
-harness.o: harness.c
+harness.o: harness.c $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(BUILD_DEFS) $(IMPL_DEFS) -c -o $@ $<
 
-%.o: %.c
+%.o: %.c $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -111,5 +111,80 @@ clean-measure:
 
 .PHONY: bench ab clean-measure
 -include $(wildcard ab/*.d)
+
+# ---- Hostile rings (issue 6): fuzzing, sanitizer and valgrind builds,
+# allocation-failure sweeps.  See README.hostile.
+#
+#   make fuzz [FUZZ_SECONDS=N]   every fuzz target for N s (default 60)
+#   make check-asan / check-ubsan / check-tsan / check-valgrind
+#                                the check matrix in build-asan/ ... built
+#                                with that sanitizer (or run under valgrind)
+# Plain `make check` also builds the fuzz targets (clang, libFuzzer, in
+# build-fuzz/) and runs each on its corpus plus a fixed number of runs.
+
+# The allocation-failure sweep is a test program like tests/hostile.
+tests/allocfail: tests/allocfail.o $(RING_OBJS) $(SHIM_OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+all: tests/allocfail
+
+# Fuzz targets: built only in an output folder whose CFLAGS instrument
+# everything for libFuzzer (make fuzz-build does that in build-fuzz/).
+FUZZ_TARGETS := fuzz/fuzz_vringh fuzz/fuzz_virtqueue
+FUZZ_SAN := address,undefined
+$(FUZZ_TARGETS): %: %.o $(RING_OBJS) $(SHIM_OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $^
+fuzz-targets: $(FUZZ_TARGETS)
+
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 60
+# Does $(FUZZ_CC) link a libFuzzer program?  (Debian: clang libclang-rt-14-dev)
+fuzz-cc-ok = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
+	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - >/dev/null 2>&1 && echo yes)
+
+fuzz-build:
+	$(Q)if [ '$(fuzz-cc-ok)' = yes ]; then \
+		$(MAKE) --no-print-directory O=build-fuzz CC='$(FUZZ_CC)' \
+			CFLAGS='$(FUZZ_CFLAGS)' LDFLAGS= fuzz-targets; \
+	else \
+		echo "fuzz-build: $(FUZZ_CC) cannot build libFuzzer targets" \
+			"(apt-get install clang libclang-rt-14-dev)" >&2; \
+		rm -f $(addprefix build-fuzz/,$(FUZZ_TARGETS)); \
+	fi
+check: fuzz-build
+
+fuzz: fuzz-build
+	$(Q)fuzz/run.sh --seconds '$(FUZZ_SECONDS)' build-fuzz
+
+# Sanitizer builds: each in its own folder, the whole check matrix there.
+# A sanitizer finding exits with its own status, never the 1 a usage-error
+# check expects.
+SAN_CFLAGS_asan := -O1 -g -fno-omit-frame-pointer -fsanitize=address
+SAN_CFLAGS_ubsan := -O1 -g -fsanitize=undefined,alignment -fno-sanitize-recover=all
+SAN_CFLAGS_tsan := -O1 -g -fsanitize=thread
+check-asan check-ubsan check-tsan: check-%:
+	$(Q)ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0 \
+	UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:halt_on_error=1 \
+	TSAN_OPTIONS=exitcode=88:halt_on_error=1:second_deadlock_stack=1 \
+	RIG_CHECK_MODE=$* $(MAKE) --no-print-directory O=build-$* \
+		CFLAGS='$(SAN_CFLAGS_$*)' LDFLAGS='$(filter -fsanitize=%,$(SAN_CFLAGS_$*))' check
+
+# valgrind runs the single-threaded programs and the hostile and
+# allocation-failure cases of a plain -O1 build (tests/run-check.sh).
+check-valgrind:
+	$(Q)RIG_CHECK_MODE=valgrind $(MAKE) --no-print-directory O=build-valgrind \
+		CFLAGS='-O1 -g' check
+
+clean: clean-hostile
+clean-hostile:
+	$(Q)rm -f tests/allocfail fuzz/*.o fuzz/*.d
+	$(Q)rm -rf build-fuzz build-asan build-ubsan build-tsan build-valgrind
+
+.PHONY: fuzz fuzz-build fuzz-targets check-asan check-ubsan check-tsan \
+	check-valgrind clean-hostile
+-include $(wildcard fuzz/*.d)
 
 endif # RIG_DELEGATE (kernel/ksrc.mk): keep this the last line

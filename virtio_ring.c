@@ -4,17 +4,18 @@
  *
  * A driver exposes buffers (scatterlists) to the device through the ring and
  * gets them back, with the number of bytes the device wrote, once the device
- * has used them.  Only the split layout is implemented so far.  Each public
- * entry point checks what is common to every layout and then calls the
- * layout's own *_split() function; the packed layout will sit beside it as
- * *_packed(), chosen by vq->packed_ring.
+ * has used them.  Two layouts: split (virtio 2.7) and packed (2.8, chosen by
+ * VIRTIO_F_RING_PACKED).  Each public entry point checks what is common to
+ * every layout and then calls the layout's own *_split() or *_packed()
+ * function, chosen by vq->packed_ring, so each layout reads on its own.
  *
- * Everything the device can write (used ring, used flags, avail_event) is
- * untrusted: a used element is checked against the driver's private record of
- * what is in flight before anything is done with it, and a device that breaks
- * the rules gets its queue marked broken instead of crashing the driver.  The
- * driver never reads back the descriptor table; chains are followed through a
- * private shadow (desc_extra) that the device cannot touch.
+ * Everything the device can write (used ring, used flags, avail_event; in a
+ * packed ring the used descriptors and the device event suppression
+ * structure) is untrusted: a used element is checked against the driver's
+ * private record of what is in flight before anything is done with it, and a
+ * device that breaks the rules gets its queue marked broken instead of
+ * crashing the driver.  The driver never reads back what it wrote to the
+ * ring; chains are followed through private state the device cannot touch.
  */
 #include <linux/virtio.h>
 #include <linux/virtio_ring.h>
@@ -81,24 +82,77 @@ struct vring_virtqueue_split {
 	bool may_reduce_num;
 };
 
+/* Largest packed ring (2.8); any size from 1 up will do. */
+#define VRING_PACKED_MAX_NUM	32768
+
+/**
+ * struct vring_desc_state_packed - what the driver knows about one buffer id
+ * @data: the caller's token; NULL unless the buffer with this id is in flight
+ * @indir_desc: the indirect table this buffer uses (kfree()d on detach)
+ * @ctx: the context pointer given with the buffer
+ * @in_len: device-writable bytes in the buffer: the most a used length may say
+ * @num: ring descriptors the buffer takes (1 with an indirect table)
+ * @next: the next free id while this one is free (the free list)
+ */
+struct vring_desc_state_packed {
+	void *data;
+	struct vring_packed_desc *indir_desc;
+	void *ctx;
+	u32 in_len;
+	u16 num;
+	u16 next;
+};
+
+/**
+ * struct vring_virtqueue_packed - a packed ring and its driver-private state
+ * @vring: the descriptor ring and the two event suppression structures
+ * @next_avail_idx: where the next descriptor goes
+ * @avail_wrap_counter: the driver's wrap counter (2.8.1) at next_avail_idx
+ * @avail_used_flags: the AVAIL and USED bits that mark a descriptor
+ *	available in the current lap: AVAIL = wrap counter, USED = inverse
+ * @event_flags_shadow: the flags last meant for driver->flags
+ * @driver_event_unfenced: the driver event structure was written and no
+ *	full barrier followed yet
+ * @desc_state: per buffer id: token, table, ctx, writable length, size
+ * @queue: the ring allocation, if this code allocated it
+ * @queue_size_in_bytes: size of @queue
+ * @may_reduce_num: whether a resize may settle for a smaller ring
+ */
+struct vring_virtqueue_packed {
+	struct vring_packed vring;
+	u16 next_avail_idx;
+	bool avail_wrap_counter;
+	u16 avail_used_flags;
+	u16 event_flags_shadow;
+	bool driver_event_unfenced;
+	struct vring_desc_state_packed *desc_state;
+	void *queue;
+	size_t queue_size_in_bytes;
+	bool may_reduce_num;
+};
+
 /**
  * struct vring_virtqueue - a virtqueue and everything behind it
  * @vq: the public part
- * @packed_ring: the ring uses the packed layout (not yet: always false)
+ * @packed_ring: the ring uses the packed layout (@packed, not @split)
  * @indirect: indirect tables may be used (INDIRECT_DESC and not a ctx queue)
  * @event: VIRTIO_RING_F_EVENT_IDX was negotiated
  * @weak_barriers: the device is another CPU rather than real hardware
  * @broken: the device misbehaved or was told to stop; nothing more goes in
  * @we_own_ring: the ring memory was allocated here (resize, reset, free)
  * @event_triggered: an interrupt came since callbacks were last enabled
- * @free_head: first free descriptor; the free list runs through desc_extra
- * @num_added: buffers made available since the last kick decision
- * @last_used_idx: the next used element to consume
+ * @free_head: split: first free descriptor, the free list running through
+ *	desc_extra; packed: first free buffer id, through desc_state
+ * @num_added: split: buffers, packed: descriptors made available since the
+ *	last kick decision
+ * @last_used_idx: the next used element to consume; packed: its offset, with
+ *	the used wrap counter in bit VRING_PACKED_EVENT_F_WRAP_CTR
  * @notify: how to tell the device there is work
  * @split: the split layout's ring and private state
+ * @packed: the packed layout's ring and private state
  *
  * VIRTIO_F_IN_ORDER (descriptors taken in ring order, batched used
- * entries) is not handled yet: the free list hands out whatever was freed
+ * entries) is not handled yet: the free lists hand out whatever was freed
  * last, and every used entry is expected to name its own buffer.
  */
 struct vring_virtqueue {
@@ -118,7 +172,10 @@ struct vring_virtqueue {
 
 	bool (*notify)(struct virtqueue *vq);
 
-	struct vring_virtqueue_split split;
+	union {
+		struct vring_virtqueue_split split;
+		struct vring_virtqueue_packed packed;
+	};
 };
 
 #define to_vvq(_vq)	container_of(_vq, struct vring_virtqueue, vq)
@@ -145,11 +202,29 @@ static inline __virtio16 *vring_avail_event_ptr(const struct vring *vr)
 	return (__virtio16 *)&vr->used->ring[vr->num];
 }
 
+/* The number of entries in the ring, whatever its layout. */
+static unsigned int vring_num(const struct vring_virtqueue *vq)
+{
+	return vq->packed_ring ? vq->packed.vring.num : vq->split.vring.num;
+}
+
 static bool virtqueue_use_indirect(const struct vring_virtqueue *vq,
 				   unsigned int total_sg)
 {
 	/* A table saves ring slots only when there is more than one sg. */
 	return vq->indirect && total_sg > 1 && vq->vq.num_free;
+}
+
+/* An indirect table of @total_sg descriptors of @size bytes: one kmalloc. */
+static void *alloc_indirect(unsigned int total_sg, size_t size, gfp_t gfp)
+{
+	/*
+	 * The device finds the table by virt_to_phys(), which needs a
+	 * directly mapped address: no highmem.
+	 */
+	gfp &= ~__GFP_HIGHMEM;
+
+	return kmalloc_array(total_sg, size, gfp);
 }
 
 /*
@@ -301,18 +376,6 @@ static bool vring_split_num_ok(struct virtio_device *vdev, unsigned int num,
  * Split ring: the data path.
  */
 
-static struct vring_desc *alloc_indirect_split(unsigned int total_sg,
-					       gfp_t gfp)
-{
-	/*
-	 * The device finds the table by virt_to_phys(), which needs a
-	 * directly mapped address: no highmem.
-	 */
-	gfp &= ~__GFP_HIGHMEM;
-
-	return kmalloc_array(total_sg, sizeof(struct vring_desc), gfp);
-}
-
 static int virtqueue_add_split(struct vring_virtqueue *vq,
 			       struct scatterlist *sgs[],
 			       unsigned int total_sg,
@@ -340,7 +403,7 @@ static int virtqueue_add_split(struct vring_virtqueue *vq,
 	}
 
 	if (virtqueue_use_indirect(vq, total_sg)) {
-		desc = alloc_indirect_split(total_sg, gfp);
+		desc = alloc_indirect(total_sg, sizeof(*desc), gfp);
 		indirect = desc != NULL;
 	}
 
@@ -711,14 +774,671 @@ static int virtqueue_resize_split(struct vring_virtqueue *vq, u32 num)
 }
 
 /*
+ * Packed ring: private state.
+ *
+ * One ring carries both directions (2.8): the driver writes available
+ * descriptors at next_avail_idx, the device overwrites them with used ones
+ * from its own position, and the AVAIL and USED flag bits, compared with
+ * each side's wrap counter, tell which is which (2.8.1).  Buffer ids come
+ * from a free list private to the driver (desc_state[].next), one id per
+ * buffer however many descriptors it takes.  num_free counts ring
+ * descriptors, and every buffer in flight holds at least one, so while a
+ * descriptor is free an id is free too.
+ *
+ * last_used_idx keeps the used position in off_wrap form: the offset, and
+ * the used wrap counter in bit VRING_PACKED_EVENT_F_WRAP_CTR, ready for the
+ * driver event suppression structure and for enable_cb_prepare().
+ *
+ * VIRTIO_F_IN_ORDER will replace the free list by ids handed out in ring
+ * order, and let one used descriptor retire every earlier buffer.
+ */
+
+static inline u16 packed_off(u16 off_wrap)
+{
+	return off_wrap & ~(1 << VRING_PACKED_EVENT_F_WRAP_CTR);
+}
+
+static inline bool packed_wrap(u16 off_wrap)
+{
+	return off_wrap >> VRING_PACKED_EVENT_F_WRAP_CTR;
+}
+
+static inline u16 packed_off_wrap(u16 off, bool wrap)
+{
+	return off | (u16)wrap << VRING_PACKED_EVENT_F_WRAP_CTR;
+}
+
+/* The AVAIL and USED bits of a descriptor made available in lap @wrap. */
+static inline u16 packed_avail_used_flags(bool wrap)
+{
+	return wrap ? 1 << VRING_PACKED_DESC_F_AVAIL :
+		      1 << VRING_PACKED_DESC_F_USED;
+}
+
+/* Zero every part of the ring: how a packed ring starts (2.8.10.1). */
+static void vring_zero_packed(const struct vring_packed *vr)
+{
+	unsigned int i;
+
+	for (i = 0; i < vr->num; i++) {
+		WRITE_ONCE(vr->desc[i].addr, 0);
+		WRITE_ONCE(vr->desc[i].len, 0);
+		WRITE_ONCE(vr->desc[i].id, 0);
+		WRITE_ONCE(vr->desc[i].flags, 0);
+	}
+	WRITE_ONCE(vr->driver->off_wrap, 0);
+	WRITE_ONCE(vr->driver->flags, 0);
+	WRITE_ONCE(vr->device->off_wrap, 0);
+	WRITE_ONCE(vr->device->flags, 0);
+}
+
+/* Forget every buffer: all ids free, both wrap counters at 1 (2.8.1). */
+static void virtqueue_init_packed(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	unsigned int num = packed->vring.num, i;
+
+	memset(packed->desc_state, 0, num * sizeof(*packed->desc_state));
+	for (i = 0; i < num; i++)
+		packed->desc_state[i].next = i + 1;
+
+	vq->free_head = 0;
+	vq->vq.num_free = num;
+	vq->num_added = 0;
+	WRITE_ONCE(vq->last_used_idx, packed_off_wrap(0, true));
+	WRITE_ONCE(vq->event_triggered, false);
+
+	packed->next_avail_idx = 0;
+	packed->avail_wrap_counter = true;
+	packed->avail_used_flags = packed_avail_used_flags(true);
+	packed->driver_event_unfenced = false;
+
+	/* Nobody to call back: ask the device not to notify. */
+	packed->event_flags_shadow = vq->vq.callback ?
+				     VRING_PACKED_EVENT_FLAG_ENABLE :
+				     VRING_PACKED_EVENT_FLAG_DISABLE;
+	WRITE_ONCE(packed->vring.driver->flags,
+		   cpu_to_le16(packed->event_flags_shadow));
+}
+
+/* Back to an empty, zeroed ring after a queue reset. */
+static void virtqueue_reinit_packed(struct vring_virtqueue *vq)
+{
+	vring_zero_packed(&vq->packed.vring);
+	virtqueue_init_packed(vq);
+}
+
+static int vring_alloc_state_packed(struct vring_virtqueue_packed *packed)
+{
+	packed->desc_state = kmalloc_array(packed->vring.num,
+					   sizeof(*packed->desc_state),
+					   GFP_KERNEL);
+	return packed->desc_state ? 0 : -ENOMEM;
+}
+
+/* Free the state array, and the ring itself if @own_ring. */
+static void vring_free_packed(struct vring_virtqueue_packed *packed,
+			      bool own_ring)
+{
+	if (own_ring && packed->queue)
+		free_pages_exact(packed->queue, packed->queue_size_in_bytes);
+	kfree(packed->desc_state);
+	packed->queue = NULL;
+	packed->desc_state = NULL;
+}
+
+/*
+ * Allocate a zeroed ring of @num entries (fewer if @may_reduce_num and
+ * memory is short, halving while the ring is larger than a page), page
+ * aligned as the split ring is, and lay it out with vring_packed_init().
+ */
+static int vring_alloc_queue_packed(struct vring_virtqueue_packed *packed,
+				    struct virtio_device *vdev,
+				    unsigned int num, bool may_reduce_num)
+{
+	size_t bytes;
+	void *queue;
+
+	for (;;) {
+		size_t ring_bytes = vring_packed_size(num);
+		gfp_t gfp = GFP_KERNEL | __GFP_ZERO;
+
+		if (may_reduce_num && ring_bytes > PAGE_SIZE)
+			gfp |= __GFP_NOWARN;
+		bytes = PAGE_ALIGN(ring_bytes + PAGE_SIZE - 1);
+		queue = alloc_pages_exact(bytes, gfp);
+		if (queue)
+			break;
+		if (!may_reduce_num || ring_bytes <= PAGE_SIZE || num == 1)
+			return -ENOMEM;
+		num /= 2;
+	}
+
+	vring_packed_init(&packed->vring, num, PTR_ALIGN(queue, PAGE_SIZE));
+	packed->queue = queue;
+	packed->queue_size_in_bytes = bytes;
+	packed->may_reduce_num = may_reduce_num;
+	dev_dbg(&vdev->dev, "allocated a packed ring of %u entries\n", num);
+	return 0;
+}
+
+/* Ring sizes the packed layout can use: 1 to 32768, any (2.8). */
+static bool vring_packed_num_ok(struct virtio_device *vdev, unsigned int num)
+{
+	if (!num || num > VRING_PACKED_MAX_NUM) {
+		dev_warn(&vdev->dev, "bad packed virtqueue length %u\n", num);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Packed ring: the data path.
+ */
+
+/* Everything of a descriptor but its flags, which publish it. */
+static inline void vring_write_desc_packed(struct vring_packed_desc *desc,
+					   u64 addr, u32 len, u16 id)
+{
+	WRITE_ONCE(desc->addr, cpu_to_le64(addr));
+	WRITE_ONCE(desc->len, cpu_to_le32(len));
+	WRITE_ONCE(desc->id, cpu_to_le16(id));
+}
+
+/*
+ * Buffer @id now takes @descs ring descriptors from @head, and everything
+ * but the head's flags is written: take the id off the free list and hand
+ * the buffer over.  The head's flags go last, after a write barrier, so the
+ * device never sees part of a chain (2.8.6, 2.8.21.1.1).
+ */
+static inline void virtqueue_expose_packed(struct vring_virtqueue *vq,
+					   u16 head, u16 head_flags, u16 id,
+					   u16 descs)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+
+	vq->free_head = packed->desc_state[id].next;
+	packed->desc_state[id].num = descs;
+	vq->vq.num_free -= descs;
+
+	virtio_wmb(vq->weak_barriers);
+	WRITE_ONCE(packed->vring.desc[head].flags, cpu_to_le16(head_flags));
+
+	/*
+	 * Past 2 * num, kick_prepare() knows every position was passed and
+	 * needs no exact count: stop there, and never overflow.
+	 */
+	if (likely(vq->num_added < 2 * packed->vring.num))
+		vq->num_added += descs;
+}
+
+/* The buffer goes into an indirect table: one ring descriptor. */
+static int virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
+					 struct vring_packed_desc *table,
+					 struct scatterlist *sgs[],
+					 unsigned int total_sg,
+					 unsigned int out_sgs,
+					 unsigned int in_sgs,
+					 void *data, void *ctx)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	u16 head = packed->next_avail_idx, id = vq->free_head;
+	struct vring_desc_state_packed *state = &packed->desc_state[id];
+	u16 head_flags = VRING_DESC_F_INDIRECT | packed->avail_used_flags;
+	unsigned int n, count = 0;
+	struct scatterlist *sg;
+	u64 in_len = 0;
+
+	/* Entries are sequential; WRITE is their only flag (2.8.7, 2.8.19). */
+	for (n = 0; n < out_sgs + in_sgs; n++) {
+		u16 flags = n < out_sgs ? 0 : VRING_DESC_F_WRITE;
+
+		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
+			vring_write_desc_packed(&table[count], sg_phys(sg),
+						sg->length, 0);
+			WRITE_ONCE(table[count].flags, cpu_to_le16(flags));
+			if (flags)
+				in_len += sg->length;
+			count++;
+		}
+	}
+
+	if (unlikely(!count)) {
+		kfree(table);
+		return -EINVAL;
+	}
+
+	vring_write_desc_packed(&packed->vring.desc[head], virt_to_phys(table),
+				count * sizeof(*table), id);
+
+	state->data = data;
+	state->indir_desc = table;
+	state->ctx = ctx;
+	state->in_len = min_t(u64, in_len, U32_MAX);
+
+	if (++packed->next_avail_idx >= packed->vring.num) {
+		packed->next_avail_idx = 0;
+		packed->avail_wrap_counter = !packed->avail_wrap_counter;
+		packed->avail_used_flags =
+			packed_avail_used_flags(packed->avail_wrap_counter);
+	}
+
+	virtqueue_expose_packed(vq, head, head_flags, id, 1);
+	return 0;
+}
+
+static int virtqueue_add_packed(struct vring_virtqueue *vq,
+				struct scatterlist *sgs[],
+				unsigned int total_sg,
+				unsigned int out_sgs,
+				unsigned int in_sgs,
+				void *data, void *ctx, gfp_t gfp)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	struct vring_packed_desc *desc = packed->vring.desc;
+	unsigned int num = packed->vring.num, n, count = 0;
+	u16 head = packed->next_avail_idx, i = head, prev = head;
+	u16 avail_used_flags = packed->avail_used_flags;
+	bool wrap = packed->avail_wrap_counter;
+	u16 id = vq->free_head, flags = 0, head_flags = 0;
+	struct vring_desc_state_packed *state;
+	struct scatterlist *sg;
+	u64 in_len = 0;
+
+	/* No list may be longer than the ring, even in a table (2.8.18). */
+	if (unlikely(total_sg > num)) {
+		pr_debug("%s: %u sgs cannot fit a ring of %u\n",
+			 vq->vq.name, total_sg, num);
+		return -ENOSPC;
+	}
+
+	if (virtqueue_use_indirect(vq, total_sg)) {
+		struct vring_packed_desc *table;
+
+		table = alloc_indirect(total_sg, sizeof(*table), gfp);
+		if (table)
+			return virtqueue_add_indirect_packed(vq, table, sgs,
+							     total_sg, out_sgs,
+							     in_sgs, data, ctx);
+	}
+
+	if (unlikely(vq->vq.num_free < total_sg)) {
+		pr_debug("%s: need %u descriptors, %u free\n",
+			 vq->vq.name, total_sg, vq->vq.num_free);
+		/* As on the split side: prod a device that has output. */
+		if (out_sgs)
+			vq->notify(&vq->vq);
+		return -ENOSPC;
+	}
+
+	/*
+	 * Consecutive ring descriptors, NEXT on all but the last, the id in
+	 * every one (the device reads it from the last, 2.8.6).  Past the
+	 * end of the ring the lap changes, and with it the AVAIL/USED bits.
+	 */
+	for (n = 0; n < out_sgs + in_sgs; n++) {
+		u16 write = n < out_sgs ? 0 : VRING_DESC_F_WRITE;
+
+		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
+			flags = avail_used_flags | write;
+			if (++count < total_sg)
+				flags |= VRING_DESC_F_NEXT;
+
+			vring_write_desc_packed(&desc[i], sg_phys(sg),
+						sg->length, id);
+			if (count == 1)
+				head_flags = flags;
+			else
+				WRITE_ONCE(desc[i].flags, cpu_to_le16(flags));
+			if (write)
+				in_len += sg->length;
+
+			prev = i;
+			if (++i >= num) {
+				i = 0;
+				wrap = !wrap;
+				avail_used_flags =
+					packed_avail_used_flags(wrap);
+			}
+		}
+	}
+
+	if (unlikely(!count))
+		return -EINVAL;
+
+	/* The scatterlists held fewer entries than promised: end there. */
+	if (unlikely(count < total_sg)) {
+		flags &= ~VRING_DESC_F_NEXT;
+		if (prev == head)
+			head_flags = flags;
+		else
+			WRITE_ONCE(desc[prev].flags, cpu_to_le16(flags));
+	}
+
+	state = &packed->desc_state[id];
+	state->data = data;
+	state->indir_desc = NULL;
+	state->ctx = ctx;
+	state->in_len = min_t(u64, in_len, U32_MAX);
+
+	packed->next_avail_idx = i;
+	packed->avail_wrap_counter = wrap;
+	packed->avail_used_flags = avail_used_flags;
+
+	virtqueue_expose_packed(vq, head, head_flags, id, count);
+	return 0;
+}
+
+/*
+ * Does the device want a kick?  Its event suppression structure says
+ * ENABLE, DISABLE, or (with EVENT_IDX) DESC: "when you make the descriptor
+ * at off_wrap available" (2.8.10, 2.8.14).
+ *
+ * Positions along the ring are numbered modulo twice its size: the offset
+ * in laps with wrap counter 1, the offset plus num in laps with 0.  The
+ * num_added descriptors we made available end just before next_avail_idx;
+ * the device's position is among them iff it lies fewer than num_added
+ * positions behind.  This is vring_need_event() with a modulus of 2 * num
+ * instead of 65536, and holds for any ring size.
+ */
+static bool virtqueue_kick_prepare_packed(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	struct vring_packed_desc_event *device = packed->vring.device;
+	unsigned int num = packed->vring.num, added = vq->num_added;
+	unsigned int new, event, behind;
+	u16 flags, off_wrap;
+
+	/*
+	 * The new descriptors' flags must be visible before we read the
+	 * device's wishes, or both sides could decide the other will act
+	 * (2.8.21.3.1).
+	 */
+	virtio_mb(vq->weak_barriers);
+	vq->num_added = 0;
+
+	flags = le16_to_cpu(READ_ONCE(device->flags));
+	if (flags == VRING_PACKED_EVENT_FLAG_DISABLE)
+		return false;
+	/* ENABLE, or DESC without EVENT_IDX, or reserved: kick. */
+	if (flags != VRING_PACKED_EVENT_FLAG_DESC || !vq->event)
+		return true;
+
+	off_wrap = le16_to_cpu(READ_ONCE(device->off_wrap));
+	if (unlikely(packed_off(off_wrap) >= num))
+		return true;
+
+	new = packed->next_avail_idx + (packed->avail_wrap_counter ? 0 : num);
+	event = packed_off(off_wrap) + (packed_wrap(off_wrap) ? 0 : num);
+	/* How far behind new the event lies, minus one, modulo 2 * num. */
+	behind = new > event ? new - event - 1 : new + 2 * num - event - 1;
+	return behind < added;
+}
+
+/*
+ * Give buffer @id's ring descriptors and id back, using only private
+ * state, and drop its indirect table.
+ */
+static void detach_buf_packed(struct vring_virtqueue *vq, u16 id, void **ctx)
+{
+	struct vring_desc_state_packed *state = &vq->packed.desc_state[id];
+
+	vq->vq.num_free += state->num;
+	state->next = vq->free_head;
+	vq->free_head = id;
+
+	if (state->indir_desc) {
+		kfree(state->indir_desc);
+		state->indir_desc = NULL;
+	}
+	if (ctx)
+		*ctx = state->ctx;
+	state->ctx = NULL;
+	state->data = NULL;
+}
+
+/* Has the device marked the descriptor at @off used in lap @wrap? */
+static bool is_used_desc_packed(const struct vring_virtqueue *vq, u16 off,
+				bool wrap)
+{
+	u16 flags = le16_to_cpu(READ_ONCE(vq->packed.vring.desc[off].flags));
+	bool avail = flags & (1 << VRING_PACKED_DESC_F_AVAIL);
+	bool used = flags & (1 << VRING_PACKED_DESC_F_USED);
+
+	return avail == used && used == wrap;
+}
+
+static bool more_used_packed(const struct vring_virtqueue *vq)
+{
+	u16 last_used_idx = READ_ONCE(vq->last_used_idx);
+
+	return is_used_desc_packed(vq, packed_off(last_used_idx),
+				   packed_wrap(last_used_idx));
+}
+
+static void *virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq,
+					  unsigned int *len, void **ctx)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	unsigned int num = packed->vring.num;
+	u16 last_used_idx = vq->last_used_idx;
+	u16 off = packed_off(last_used_idx);
+	bool wrap = packed_wrap(last_used_idx);
+	struct vring_desc_state_packed *state;
+	u32 used_len;
+	void *data;
+	u16 id;
+
+	if (!is_used_desc_packed(vq, off, wrap)) {
+		/*
+		 * Before saying nothing is there, make our driver event write
+		 * visible and look again, or the device could miss it while
+		 * we miss its used descriptor, and nobody would wake us.  A
+		 * batch of used buffers thus costs one full barrier, not one
+		 * per buffer.
+		 */
+		if (!packed->driver_event_unfenced)
+			return NULL;
+		virtio_mb(vq->weak_barriers);
+		packed->driver_event_unfenced = false;
+		if (!is_used_desc_packed(vq, off, wrap))
+			return NULL;
+	}
+
+	/* Read the descriptor only after the flags that published it. */
+	virtio_rmb(vq->weak_barriers);
+	id = le16_to_cpu(READ_ONCE(packed->vring.desc[off].id));
+	used_len = le32_to_cpu(READ_ONCE(packed->vring.desc[off].len));
+
+	if (unlikely(id >= num)) {
+		vring_bad(vq, "used id %u out of range (ring %u)", id, num);
+		return NULL;
+	}
+	state = &packed->desc_state[id];
+	data = state->data;
+	if (unlikely(!data)) {
+		vring_bad(vq, "used id %u is not a buffer in flight", id);
+		return NULL;
+	}
+	if (unlikely(used_len > state->in_len)) {
+		vring_bad(vq, "used id %u len %u > %u writable bytes",
+			  id, used_len, state->in_len);
+		return NULL;
+	}
+
+	/* The device skips the buffer's descriptors (2.8.6): so do we. */
+	off += state->num;
+	if (off >= num) {
+		off -= num;
+		wrap = !wrap;
+	}
+	last_used_idx = packed_off_wrap(off, wrap);
+	detach_buf_packed(vq, id, ctx);
+	WRITE_ONCE(vq->last_used_idx, last_used_idx);
+	if (len)
+		*len = used_len;
+
+	/*
+	 * With callbacks on for a descriptor, ask for the next one.  The
+	 * full barrier this needs waits for the moment we find nothing.
+	 */
+	if (packed->event_flags_shadow == VRING_PACKED_EVENT_FLAG_DESC) {
+		WRITE_ONCE(packed->vring.driver->off_wrap,
+			   cpu_to_le16(last_used_idx));
+		packed->driver_event_unfenced = true;
+	}
+
+	return data;
+}
+
+static void virtqueue_disable_cb_packed(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+
+	if (packed->event_flags_shadow == VRING_PACKED_EVENT_FLAG_DISABLE)
+		return;
+	packed->event_flags_shadow = VRING_PACKED_EVENT_FLAG_DISABLE;
+
+	/* After a notification the device will not send another unasked. */
+	if (READ_ONCE(vq->event_triggered))
+		return;
+
+	WRITE_ONCE(packed->vring.driver->flags,
+		   cpu_to_le16(VRING_PACKED_EVENT_FLAG_DISABLE));
+}
+
+/*
+ * Ask for notifications: for the descriptor at @off_wrap with EVENT_IDX,
+ * for every used buffer without.  The offset must be visible before the
+ * flags that make the device read it.
+ */
+static void vring_enable_event_packed(struct vring_virtqueue *vq,
+				      u16 off_wrap)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+
+	if (vq->event) {
+		WRITE_ONCE(packed->vring.driver->off_wrap,
+			   cpu_to_le16(off_wrap));
+		virtio_wmb(vq->weak_barriers);
+	}
+	if (packed->event_flags_shadow == VRING_PACKED_EVENT_FLAG_DISABLE) {
+		packed->event_flags_shadow = vq->event ?
+					     VRING_PACKED_EVENT_FLAG_DESC :
+					     VRING_PACKED_EVENT_FLAG_ENABLE;
+		WRITE_ONCE(packed->vring.driver->flags,
+			   cpu_to_le16(packed->event_flags_shadow));
+	}
+	packed->driver_event_unfenced = true;
+}
+
+/*
+ * Turn notifications back on (without a full barrier).  The cookie is
+ * last_used_idx: the used offset with the wrap counter in bit 15.
+ */
+static unsigned int
+virtqueue_enable_cb_prepare_packed(struct vring_virtqueue *vq)
+{
+	u16 last_used_idx = vq->last_used_idx;
+
+	vring_enable_event_packed(vq, last_used_idx);
+	return last_used_idx;
+}
+
+static bool virtqueue_poll_packed(const struct vring_virtqueue *vq,
+				  unsigned int off_wrap)
+{
+	u16 off = packed_off(off_wrap);
+
+	/* Not a position in this ring (a cookie from before a resize). */
+	if (unlikely(off >= vq->packed.vring.num))
+		return true;
+	return is_used_desc_packed(vq, off, packed_wrap(off_wrap));
+}
+
+static bool virtqueue_enable_cb_delayed_packed(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	unsigned int num = packed->vring.num;
+	u16 last_used_idx = vq->last_used_idx;
+	unsigned int off = packed_off(last_used_idx);
+	bool wrap = packed_wrap(last_used_idx);
+
+	/*
+	 * Ask to hear once about three quarters of the descriptors out have
+	 * come back (only EVENT_IDX can say so; without it, at once).
+	 */
+	off += (num - vq->vq.num_free) * 3 / 4;
+	if (off >= num) {
+		off -= num;
+		wrap = !wrap;
+	}
+	vring_enable_event_packed(vq, packed_off_wrap(off, wrap));
+
+	/* Our request must be visible before we look at the ring again. */
+	virtio_mb(vq->weak_barriers);
+	packed->driver_event_unfenced = false;
+
+	return !is_used_desc_packed(vq, packed_off(last_used_idx),
+				    packed_wrap(last_used_idx));
+}
+
+static void *virtqueue_detach_unused_buf_packed(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	unsigned int i;
+	void *data;
+
+	/*
+	 * Private state only.  The ring still shows the buffers available:
+	 * a device must be reset, and the ring with it (virtqueue_reset()),
+	 * before the queue is used again.
+	 */
+	for (i = 0; i < packed->vring.num; i++) {
+		data = packed->desc_state[i].data;
+		if (!data)
+			continue;
+		detach_buf_packed(vq, i, NULL);
+		return data;
+	}
+	WARN_ON(vq->vq.num_free != packed->vring.num);
+	return NULL;
+}
+
+/* Swap in a freshly allocated ring of @num entries; the queue is empty. */
+static int virtqueue_resize_packed(struct vring_virtqueue *vq, u32 num)
+{
+	struct vring_virtqueue_packed fresh = {};
+	int err;
+
+	err = vring_alloc_queue_packed(&fresh, vq->vq.vdev, num,
+				       vq->packed.may_reduce_num);
+	if (!err) {
+		err = vring_alloc_state_packed(&fresh);
+		if (err)
+			vring_free_packed(&fresh, true);
+	}
+	if (err) {
+		/* Keep the old ring, emptied like a reset. */
+		virtqueue_reinit_packed(vq);
+		return -ENOMEM;
+	}
+
+	vring_free_packed(&vq->packed, vq->we_own_ring);
+	vq->packed = fresh;
+	virtqueue_init_packed(vq);
+	return 0;
+}
+
+/*
  * Creation and teardown.
  */
 
-static struct virtqueue *
-__vring_new_virtqueue(unsigned int index, struct vring_virtqueue_split *split,
-		      unsigned int num_max, struct virtio_device *vdev,
-		      bool weak_barriers, bool context,
-		      bool (*notify)(struct virtqueue *),
+/* A new queue's common part, without a ring and not yet on the device. */
+static struct vring_virtqueue *
+vring_virtqueue_alloc(unsigned int index, unsigned int num_max,
+		      struct virtio_device *vdev, bool weak_barriers,
+		      bool context, bool (*notify)(struct virtqueue *),
 		      void (*callback)(struct virtqueue *), const char *name)
 {
 	struct vring_virtqueue *vq;
@@ -743,6 +1463,33 @@ __vring_new_virtqueue(unsigned int index, struct vring_virtqueue_split *split,
 	vq->event = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
 	if (virtio_has_feature(vdev, VIRTIO_F_ORDER_PLATFORM))
 		vq->weak_barriers = false;
+	return vq;
+}
+
+/* Put a queue with its ring in place on its device's list. */
+static struct virtqueue *vring_virtqueue_attach(struct vring_virtqueue *vq)
+{
+	struct virtio_device *vdev = vq->vq.vdev;
+
+	spin_lock(&vdev->vqs_list_lock);
+	list_add_tail(&vq->vq.list, &vdev->vqs);
+	spin_unlock(&vdev->vqs_list_lock);
+	return &vq->vq;
+}
+
+static struct virtqueue *
+__vring_new_virtqueue(unsigned int index, struct vring_virtqueue_split *split,
+		      unsigned int num_max, struct virtio_device *vdev,
+		      bool weak_barriers, bool context,
+		      bool (*notify)(struct virtqueue *),
+		      void (*callback)(struct virtqueue *), const char *name)
+{
+	struct vring_virtqueue *vq;
+
+	vq = vring_virtqueue_alloc(index, num_max, vdev, weak_barriers,
+				   context, notify, callback, name);
+	if (!vq)
+		return NULL;
 
 	vq->split = *split;
 	if (vring_alloc_state_split(&vq->split)) {
@@ -750,11 +1497,34 @@ __vring_new_virtqueue(unsigned int index, struct vring_virtqueue_split *split,
 		return NULL;
 	}
 	virtqueue_init_split(vq);
+	return vring_virtqueue_attach(vq);
+}
 
-	spin_lock(&vdev->vqs_list_lock);
-	list_add_tail(&vq->vq.list, &vdev->vqs);
-	spin_unlock(&vdev->vqs_list_lock);
-	return &vq->vq;
+/* As __vring_new_virtqueue(), for a packed ring laid out in @packed. */
+static struct virtqueue *
+__vring_new_virtqueue_packed(unsigned int index,
+			     struct vring_virtqueue_packed *packed,
+			     unsigned int num_max, struct virtio_device *vdev,
+			     bool weak_barriers, bool context,
+			     bool (*notify)(struct virtqueue *),
+			     void (*callback)(struct virtqueue *),
+			     const char *name)
+{
+	struct vring_virtqueue *vq;
+
+	vq = vring_virtqueue_alloc(index, num_max, vdev, weak_barriers,
+				   context, notify, callback, name);
+	if (!vq)
+		return NULL;
+
+	vq->packed_ring = true;
+	vq->packed = *packed;
+	if (vring_alloc_state_packed(&vq->packed)) {
+		kfree(vq);
+		return NULL;
+	}
+	virtqueue_init_packed(vq);
+	return vring_virtqueue_attach(vq);
 }
 
 static struct virtqueue *vring_create_virtqueue_split(unsigned int index,
@@ -783,11 +1553,37 @@ static struct virtqueue *vring_create_virtqueue_split(unsigned int index,
 	return vq;
 }
 
+static struct virtqueue *vring_create_virtqueue_packed(unsigned int index,
+		unsigned int num, struct virtio_device *vdev,
+		bool weak_barriers, bool may_reduce_num, bool context,
+		bool (*notify)(struct virtqueue *),
+		void (*callback)(struct virtqueue *), const char *name)
+{
+	struct vring_virtqueue_packed packed = {};
+	struct virtqueue *vq;
+
+	if (!vring_packed_num_ok(vdev, num))
+		return NULL;
+	if (vring_alloc_queue_packed(&packed, vdev, num, may_reduce_num))
+		return NULL;
+
+	vq = __vring_new_virtqueue_packed(index, &packed, num, vdev,
+					  weak_barriers, context, notify,
+					  callback, name);
+	if (!vq) {
+		vring_free_packed(&packed, true);
+		return NULL;
+	}
+	to_vvq(vq)->we_own_ring = true;
+	return vq;
+}
+
 /**
  * vring_create_virtqueue - allocate a ring and create a virtqueue on it
  * @index: the queue's number on the device
- * @num: ring entries wanted: a power of 2, at most 32768
- * @vring_align: alignment of the used ring (legacy layout, see vring_init())
+ * @num: ring entries wanted: split, a power of 2 up to 32768; packed
+ *	(VIRTIO_F_RING_PACKED in @vdev's features), any from 1 to 32768
+ * @vring_align: alignment of the used ring (split layout, see vring_init())
  * @vdev: the device; its negotiated features shape the ring
  * @weak_barriers: the device is a CPU, SMP barriers suffice
  * @may_reduce_num: settle for a smaller ring if memory is short
@@ -796,8 +1592,10 @@ static struct virtqueue *vring_create_virtqueue_split(unsigned int index,
  * @callback: called from vring_interrupt() when buffers were used, or NULL
  * @name: for messages
  *
- * The ring is zeroed memory owned by the queue and freed with it.  The
- * packed layout (VIRTIO_F_RING_PACKED) is not supported yet.
+ * The ring is zeroed memory owned by the queue and freed with it.  For a
+ * packed ring, virtqueue_get_desc_addr(), virtqueue_get_avail_addr() and
+ * virtqueue_get_used_addr() give the descriptor ring, the driver event
+ * suppression structure and the device event suppression structure.
  *
  * Return: the new virtqueue, or NULL on a bad size or lack of memory.
  */
@@ -812,11 +1610,11 @@ struct virtqueue *vring_create_virtqueue(unsigned int index,
 					 void (*callback)(struct virtqueue *),
 					 const char *name)
 {
-	if (virtio_has_feature(vdev, VIRTIO_F_RING_PACKED)) {
-		dev_warn(&vdev->dev, "%s: packed rings are not supported\n",
-			 name);
-		return NULL;
-	}
+	if (virtio_has_feature(vdev, VIRTIO_F_RING_PACKED))
+		return vring_create_virtqueue_packed(index, num, vdev,
+						     weak_barriers,
+						     may_reduce_num, ctx,
+						     notify, callback, name);
 	return vring_create_virtqueue_split(index, num, vring_align, vdev,
 					    weak_barriers, may_reduce_num,
 					    ctx, notify, callback, name);
@@ -901,11 +1699,76 @@ struct virtqueue *vring_new_virtqueue(unsigned int index,
 EXPORT_SYMBOL_GPL(vring_new_virtqueue);
 
 /**
+ * vring_new_virtqueue_packed - create a packed virtqueue on ring memory the
+ *	caller owns (a rig extension: Linux has no such function)
+ * @index: the queue's number on the device
+ * @num: ring entries: any from 1 to 32768
+ * @vdev: the device; VIRTIO_F_RING_PACKED must be in its features
+ * @weak_barriers: the device is a CPU, SMP barriers suffice
+ * @ctx: the queue carries a context pointer per buffer
+ * @desc: the descriptor ring, @num entries, 16-byte aligned
+ * @driver: the driver event suppression structure, 4-byte aligned
+ * @device: the device event suppression structure, 4-byte aligned
+ * @notify: called to kick the device
+ * @callback: called when buffers were used, or NULL
+ * @name: for messages
+ *
+ * The three parts stay the caller's and outlive the queue; they are zeroed
+ * here, as a new ring must be (2.8.10.1).  vring_packed_init() lays them
+ * out in one block of vring_packed_size(@num) bytes.  Such a queue cannot be
+ * resized or reset (-EPERM): its memory is not ours.
+ *
+ * Return: the new virtqueue, or NULL.
+ */
+struct virtqueue *
+vring_new_virtqueue_packed(unsigned int index,
+			   unsigned int num,
+			   struct virtio_device *vdev,
+			   bool weak_barriers,
+			   bool ctx,
+			   struct vring_packed_desc *desc,
+			   struct vring_packed_desc_event *driver,
+			   struct vring_packed_desc_event *device,
+			   bool (*notify)(struct virtqueue *vq),
+			   void (*callback)(struct virtqueue *vq),
+			   const char *name)
+{
+	struct vring_virtqueue_packed packed = {};
+
+	if (!virtio_has_feature(vdev, VIRTIO_F_RING_PACKED)) {
+		dev_warn(&vdev->dev, "%s: packed ring without RING_PACKED\n",
+			 name);
+		return NULL;
+	}
+	if (!vring_packed_num_ok(vdev, num))
+		return NULL;
+	if (!desc || !driver || !device ||
+	    !IS_ALIGNED((unsigned long)desc, VRING_PACKED_DESC_ALIGN_SIZE) ||
+	    !IS_ALIGNED((unsigned long)driver, VRING_PACKED_EVENT_ALIGN_SIZE) ||
+	    !IS_ALIGNED((unsigned long)device, VRING_PACKED_EVENT_ALIGN_SIZE)) {
+		dev_warn(&vdev->dev, "%s: bad packed ring address\n",
+			 name);
+		return NULL;
+	}
+
+	packed.vring.num = num;
+	packed.vring.desc = desc;
+	packed.vring.driver = driver;
+	packed.vring.device = device;
+	vring_zero_packed(&packed.vring);
+	return __vring_new_virtqueue_packed(index, &packed, num, vdev,
+					    weak_barriers, ctx, notify,
+					    callback, name);
+}
+EXPORT_SYMBOL_GPL(vring_new_virtqueue_packed);
+
+/**
  * vring_del_virtqueue - destroy a virtqueue
  * @_vq: the queue, with no buffers left in it (detach them first)
  *
  * Unlinks the queue from its device and frees what creating it allocated;
- * ring memory passed to vring_new_virtqueue() is left alone.
+ * ring memory passed to vring_new_virtqueue() or
+ * vring_new_virtqueue_packed() is left alone.
  */
 void vring_del_virtqueue(struct virtqueue *_vq)
 {
@@ -916,7 +1779,10 @@ void vring_del_virtqueue(struct virtqueue *_vq)
 	list_del(&_vq->list);
 	spin_unlock(&vdev->vqs_list_lock);
 
-	vring_free_split(&vq->split, vq->we_own_ring);
+	if (vq->packed_ring)
+		vring_free_packed(&vq->packed, vq->we_own_ring);
+	else
+		vring_free_split(&vq->split, vq->we_own_ring);
 	kfree(vq);
 }
 EXPORT_SYMBOL_GPL(vring_del_virtqueue);
@@ -939,6 +1805,9 @@ static inline int virtqueue_add(struct virtqueue *_vq,
 	if (unlikely(READ_ONCE(vq->broken)))
 		return -EIO;
 
+	if (vq->packed_ring)
+		return virtqueue_add_packed(vq, sgs, total_sg, out_sgs, in_sgs,
+					    data, ctx, gfp);
 	return virtqueue_add_split(vq, sgs, total_sg, out_sgs, in_sgs,
 				   data, ctx, gfp);
 }
@@ -1061,7 +1930,8 @@ bool virtqueue_kick_prepare(struct virtqueue *_vq)
 	if (unlikely(READ_ONCE(vq->broken)))
 		return false;
 
-	return virtqueue_kick_prepare_split(vq);
+	return vq->packed_ring ? virtqueue_kick_prepare_packed(vq) :
+				 virtqueue_kick_prepare_split(vq);
 }
 EXPORT_SYMBOL_GPL(virtqueue_kick_prepare);
 
@@ -1126,7 +1996,8 @@ void *virtqueue_get_buf_ctx(struct virtqueue *_vq, unsigned int *len,
 	if (unlikely(READ_ONCE(vq->broken)))
 		return NULL;
 
-	return virtqueue_get_buf_ctx_split(vq, len, ctx);
+	return vq->packed_ring ? virtqueue_get_buf_ctx_packed(vq, len, ctx) :
+				 virtqueue_get_buf_ctx_split(vq, len, ctx);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_buf_ctx);
 
@@ -1151,7 +2022,12 @@ EXPORT_SYMBOL_GPL(virtqueue_get_buf);
  */
 void virtqueue_disable_cb(struct virtqueue *_vq)
 {
-	virtqueue_disable_cb_split(to_vvq(_vq));
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (vq->packed_ring)
+		virtqueue_disable_cb_packed(vq);
+	else
+		virtqueue_disable_cb_split(vq);
 }
 EXPORT_SYMBOL_GPL(virtqueue_disable_cb);
 
@@ -1171,7 +2047,8 @@ unsigned int virtqueue_enable_cb_prepare(struct virtqueue *_vq)
 	if (READ_ONCE(vq->event_triggered))
 		WRITE_ONCE(vq->event_triggered, false);
 
-	return virtqueue_enable_cb_prepare_split(vq);
+	return vq->packed_ring ? virtqueue_enable_cb_prepare_packed(vq) :
+				 virtqueue_enable_cb_prepare_split(vq);
 }
 EXPORT_SYMBOL_GPL(virtqueue_enable_cb_prepare);
 
@@ -1190,9 +2067,10 @@ bool virtqueue_poll(struct virtqueue *_vq, unsigned int last_used_idx)
 	if (unlikely(READ_ONCE(vq->broken)))
 		return false;
 
-	/* Our re-enable must be visible before we look at the index. */
+	/* Our re-enable must be visible before we look at the ring. */
 	virtio_mb(vq->weak_barriers);
-	return virtqueue_poll_split(vq, last_used_idx);
+	return vq->packed_ring ? virtqueue_poll_packed(vq, last_used_idx) :
+				 virtqueue_poll_split(vq, last_used_idx);
 }
 EXPORT_SYMBOL_GPL(virtqueue_poll);
 
@@ -1232,7 +2110,8 @@ bool virtqueue_enable_cb_delayed(struct virtqueue *_vq)
 	if (READ_ONCE(vq->event_triggered))
 		WRITE_ONCE(vq->event_triggered, false);
 
-	return virtqueue_enable_cb_delayed_split(vq);
+	return vq->packed_ring ? virtqueue_enable_cb_delayed_packed(vq) :
+				 virtqueue_enable_cb_delayed_split(vq);
 }
 EXPORT_SYMBOL_GPL(virtqueue_enable_cb_delayed);
 
@@ -1246,9 +2125,17 @@ EXPORT_SYMBOL_GPL(virtqueue_enable_cb_delayed);
  */
 void *virtqueue_detach_unused_buf(struct virtqueue *_vq)
 {
-	return virtqueue_detach_unused_buf_split(to_vvq(_vq));
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	return vq->packed_ring ? virtqueue_detach_unused_buf_packed(vq) :
+				 virtqueue_detach_unused_buf_split(vq);
 }
 EXPORT_SYMBOL_GPL(virtqueue_detach_unused_buf);
+
+static bool more_used(const struct vring_virtqueue *vq)
+{
+	return vq->packed_ring ? more_used_packed(vq) : more_used_split(vq);
+}
 
 /**
  * vring_interrupt - the device signalled used buffers
@@ -1262,7 +2149,7 @@ irqreturn_t vring_interrupt(int irq __always_unused, void *_vq)
 {
 	struct vring_virtqueue *vq = to_vvq((struct virtqueue *)_vq);
 
-	if (!more_used_split(vq)) {
+	if (!more_used(vq)) {
 		pr_debug("%s: interrupt with nothing used\n", vq->vq.name);
 		return IRQ_NONE;
 	}
@@ -1324,7 +2211,8 @@ static int virtqueue_enable_after_reset(struct virtqueue *_vq)
 /**
  * virtqueue_resize - give the queue a ring of another size
  * @_vq: the queue, created by vring_create_virtqueue()
- * @num: the new number of entries: a power of 2, at most vq->num_max
+ * @num: the new number of entries, at most vq->num_max: a power of 2 for
+ *	a split ring, any for a packed one
  * @recycle: called with each buffer still in the queue (may be NULL)
  * @recycle_done: called once all are recycled (may be NULL)
  *
@@ -1348,9 +2236,9 @@ int virtqueue_resize(struct virtqueue *_vq, u32 num,
 
 	if (num > _vq->num_max)
 		return -E2BIG;
-	if (!num || !is_power_of_2(num))
+	if (!num || (!vq->packed_ring && !is_power_of_2(num)))
 		return -EINVAL;
-	if (vq->split.vring.num == num)
+	if (vring_num(vq) == num)
 		return 0;
 
 	err = virtqueue_disable_and_recycle(_vq, recycle);
@@ -1359,7 +2247,10 @@ int virtqueue_resize(struct virtqueue *_vq, u32 num,
 	if (recycle_done)
 		recycle_done(_vq);
 
-	err = virtqueue_resize_split(vq, num);
+	if (vq->packed_ring)
+		err = virtqueue_resize_packed(vq, num);
+	else
+		err = virtqueue_resize_split(vq, num);
 
 	err_reset = virtqueue_enable_after_reset(_vq);
 	return err_reset ? err_reset : err;
@@ -1393,7 +2284,10 @@ int virtqueue_reset(struct virtqueue *_vq,
 	if (recycle_done)
 		recycle_done(_vq);
 
-	virtqueue_reinit_split(to_vvq(_vq));
+	if (to_vvq(_vq)->packed_ring)
+		virtqueue_reinit_packed(to_vvq(_vq));
+	else
+		virtqueue_reinit_split(to_vvq(_vq));
 
 	return virtqueue_enable_after_reset(_vq);
 }
@@ -1408,13 +2302,21 @@ EXPORT_SYMBOL_GPL(virtqueue_reset);
  *	carries
  * @_vq: the queue
  *
- * Return: the queue index in bits 0..15 and the next avail index (offset
- * and wrap bit) in bits 16..31.
+ * Return: the queue index in bits 0..15 and the next available position
+ * in bits 16..31: split, the avail index; packed, the offset of the next
+ * descriptor to make available with the driver's wrap counter in bit 31
+ * (2.9).
  */
 u32 vring_notification_data(struct virtqueue *_vq)
 {
 	struct vring_virtqueue *vq = to_vvq(_vq);
-	u32 next = vq->split.avail_idx_shadow;
+	u32 next;
+
+	if (vq->packed_ring)
+		next = packed_off_wrap(vq->packed.next_avail_idx,
+				       vq->packed.avail_wrap_counter);
+	else
+		next = vq->split.avail_idx_shadow;
 
 	return next << 16 | (_vq->index & 0xffff);
 }
@@ -1458,7 +2360,7 @@ EXPORT_SYMBOL_GPL(vring_transport_features);
  */
 unsigned int virtqueue_get_vring_size(const struct virtqueue *_vq)
 {
-	return to_vvq(_vq)->split.vring.num;
+	return vring_num(to_vvq(_vq));
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_vring_size);
 
@@ -1529,38 +2431,52 @@ void __virtio_unbreak_device(struct virtio_device *dev)
 EXPORT_SYMBOL_GPL(__virtio_unbreak_device);
 
 /**
- * virtqueue_get_desc_addr - where the device finds the descriptor table
+ * virtqueue_get_desc_addr - where the device finds the descriptor area
  * @_vq: the queue
  *
- * Return: the physical address of the descriptor table.
+ * Return: the physical address of the descriptor table (packed: ring).
  */
 dma_addr_t virtqueue_get_desc_addr(const struct virtqueue *_vq)
 {
-	return virt_to_phys(to_vvq(_vq)->split.vring.desc);
+	const struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (vq->packed_ring)
+		return virt_to_phys(vq->packed.vring.desc);
+	return virt_to_phys(vq->split.vring.desc);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_desc_addr);
 
 /**
- * virtqueue_get_avail_addr - where the device finds the available ring
+ * virtqueue_get_avail_addr - where the device finds the driver area
  * @_vq: the queue
  *
- * Return: the physical address of the available ring (driver area).
+ * Return: the physical address of the available ring (packed: the driver
+ * event suppression structure).
  */
 dma_addr_t virtqueue_get_avail_addr(const struct virtqueue *_vq)
 {
-	return virt_to_phys(to_vvq(_vq)->split.vring.avail);
+	const struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (vq->packed_ring)
+		return virt_to_phys(vq->packed.vring.driver);
+	return virt_to_phys(vq->split.vring.avail);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_avail_addr);
 
 /**
- * virtqueue_get_used_addr - where the device finds the used ring
+ * virtqueue_get_used_addr - where the device finds the device area
  * @_vq: the queue
  *
- * Return: the physical address of the used ring (device area).
+ * Return: the physical address of the used ring (packed: the device event
+ * suppression structure).
  */
 dma_addr_t virtqueue_get_used_addr(const struct virtqueue *_vq)
 {
-	return virt_to_phys(to_vvq(_vq)->split.vring.used);
+	const struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (vq->packed_ring)
+		return virt_to_phys(vq->packed.vring.device);
+	return virt_to_phys(vq->split.vring.used);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_used_addr);
 
@@ -1568,10 +2484,14 @@ EXPORT_SYMBOL_GPL(virtqueue_get_used_addr);
  * virtqueue_get_vring - the split ring behind a queue
  * @vq: the queue
  *
- * Return: the ring's size and the addresses of its three parts.
+ * Return: the ring's size and the addresses of its three parts; NULL for
+ * a packed ring, which has no struct vring (use the virtqueue_get_*_addr()
+ * functions and virtqueue_get_vring_size()).
  */
 const struct vring *virtqueue_get_vring(const struct virtqueue *vq)
 {
+	if (to_vvq(vq)->packed_ring)
+		return NULL;
 	return &to_vvq(vq)->split.vring;
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_vring);

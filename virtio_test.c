@@ -23,6 +23,13 @@
  * the driver re-adds the detached buffers under the same numbers.  Each
  * reset checks that the device stopped between buffers, having returned
  * every buffer it took.
+ *
+ * --packed runs the same on a packed ring (VIRTIO_F_RING_PACKED, which
+ * implies VIRTIO_F_VERSION_1).  The rig's driver builds it on our ring
+ * memory (vring_new_virtqueue_packed(), a rig extension); a kernel tree's
+ * driver allocates it in vring_create_virtqueue(), and the device finds
+ * its parts with virtqueue_get_desc_addr() and friends.  The kernel's
+ * vringh has no packed ring: with it, --packed is a SKIP (exit 77).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +47,12 @@
 
 #include "harness.h"
 
+#ifdef vringh_init_packed_user
+#define HAVE_PACKED_HOST	1
+#else
+#define HAVE_PACKED_HOST	0
+#endif
+
 #define RING_NUM	256
 #define RING_ALIGN	4096
 #define BUF_LEN		1024
@@ -52,6 +65,7 @@ enum device_bug { BUG_NONE, BUG_WRONG_ID, BUG_LONG_LEN };
 static struct {
 	u64 features;
 	bool delayed;
+	bool packed;
 	unsigned long batch;	/* 0: random, 1..RING_NUM per round */
 	unsigned long reset;	/* 0: never */
 	unsigned long bufs;
@@ -69,6 +83,8 @@ static struct rig_chan kick, call;
 /* Ring memory and buffers: buffer n lives in slot n % RING_NUM. */
 static void *ring;
 static u64 *slots;
+/* A packed queue's ring parts, wherever queue_create() found them. */
+static struct vring_packed packed_ring;
 
 static u64 *slot(unsigned long n)
 {
@@ -109,6 +125,68 @@ static void __attribute__((format(printf, 1, 2))) device_fail(const char *fmt, .
 	rig_chan_signal(&call);		/* don't leave the driver waiting */
 }
 
+#if HAVE_PACKED_HOST
+/*
+ * --device-bug=wrong-id on a packed ring: vringh refuses to complete an
+ * id it did not hand out, so write the broken used descriptor by hand, at
+ * the used offset vringh would write next (struct vringh's public state).
+ */
+static void device_bad_used_packed(void)
+{
+	struct vring_packed_desc *d =
+		&dev.vrh.vring_packed.desc[dev.vrh.last_used_idx];
+	u16 flags = dev.vrh.used_wrap_counter ?
+		    1 << VRING_PACKED_DESC_F_AVAIL | 1 << VRING_PACKED_DESC_F_USED : 0;
+
+	WRITE_ONCE(d->id, cpu_to_le16(dev.vrh.vring.num + 1));
+	WRITE_ONCE(d->len, cpu_to_le32(0));
+	virtio_wmb(true);
+	WRITE_ONCE(d->flags, cpu_to_le16(flags));
+}
+
+static void device_init_packed(void)
+{
+	CHECK(vringh_init_packed_kern(&dev.vrh, opt.features, RING_NUM, true,
+				      packed_ring.desc, packed_ring.driver,
+				      packed_ring.device) == 0);
+}
+
+static void device_cleanup_packed(void)
+{
+	vringh_cleanup(&dev.vrh);
+}
+
+/* After a stop: each buffer took one descriptor, and all came back. */
+static void device_check_stopped_packed(u16 taken)
+{
+	const struct vringh *v = &dev.vrh;
+	bool lap = !((taken / RING_NUM) & 1);
+
+	CHECKF(v->last_avail_idx == taken % RING_NUM &&
+	       v->last_used_idx == taken % RING_NUM &&
+	       v->avail_wrap_counter == lap && v->used_wrap_counter == lap,
+	       "device stopped at avail %u/%u used %u/%u, expected %u/%u",
+	       v->last_avail_idx, v->avail_wrap_counter, v->last_used_idx,
+	       v->used_wrap_counter, taken % RING_NUM, lap);
+}
+#else
+static void device_bad_used_packed(void)
+{
+}
+
+static void device_init_packed(void)
+{
+}
+
+static void device_cleanup_packed(void)
+{
+}
+
+static void device_check_stopped_packed(u16 taken __attribute__((unused)))
+{
+}
+#endif
+
 /* Check one buffer and return it; false if the device must give up. */
 static bool device_use(struct vringh_kiov *riov, struct vringh_kiov *wiov,
 		       u16 head)
@@ -137,8 +215,15 @@ static bool device_use(struct vringh_kiov *riov, struct vringh_kiov *wiov,
 		}
 	}
 
-	if (n == dev.bug_at && opt.bug == BUG_WRONG_ID)
+	if (n == dev.bug_at && opt.bug == BUG_WRONG_ID) {
+		if (opt.packed) {
+			/* A broken device stops after the damage. */
+			device_bad_used_packed();
+			rig_chan_signal(&call);
+			return false;
+		}
 		head = dev.vrh.vring.num + 1;
+	}
 	if (n == dev.bug_at && opt.bug == BUG_LONG_LEN)
 		len = BUF_LEN + 1;
 	err = vringh_complete_kern(&dev.vrh, head, len);
@@ -206,9 +291,13 @@ static void device_start(void)
 	struct vring vr;
 	int err;
 
-	vring_init(&vr, RING_NUM, ring, RING_ALIGN);
-	CHECK(vringh_init_kern(&dev.vrh, opt.features, RING_NUM, true,
-			       vr.desc, vr.avail, vr.used) == 0);
+	if (opt.packed) {
+		device_init_packed();
+	} else {
+		vring_init(&vr, RING_NUM, ring, RING_ALIGN);
+		CHECK(vringh_init_kern(&dev.vrh, opt.features, RING_NUM, true,
+				       vr.desc, vr.avail, vr.used) == 0);
+	}
 	dev.ring_base = dev.done;
 	dev.stop = 0;
 	err = pthread_create(&dev.thread, NULL, device_thread, NULL);
@@ -228,6 +317,8 @@ static void device_stop(void)
 	rig_chan_signal(&kick);
 	pthread_join(dev.thread, NULL);
 	dev.running = false;
+	if (opt.packed)
+		device_cleanup_packed();
 }
 
 /*
@@ -252,8 +343,35 @@ static void vq_callback(struct virtqueue *vq __attribute__((unused)))
 {
 }
 
+/* The packed queue, and where its ring parts are. */
+static void queue_create_packed(void)
+{
+#ifdef vring_new_virtqueue_packed
+	memset(ring, 0, vring_packed_size(RING_NUM));
+	vring_packed_init(&packed_ring, RING_NUM, ring);
+	drv.vq = vring_new_virtqueue_packed(0, RING_NUM, &drv.vdev, true, false,
+					    packed_ring.desc, packed_ring.driver,
+					    packed_ring.device, notify_device,
+					    vq_callback, "test");
+	CHECK(drv.vq);
+#else
+	drv.vq = vring_create_virtqueue(0, RING_NUM, RING_ALIGN, &drv.vdev,
+					true, false, false, notify_device,
+					vq_callback, "test");
+	CHECK(drv.vq);
+	packed_ring.num = RING_NUM;
+	packed_ring.desc = phys_to_virt(virtqueue_get_desc_addr(drv.vq));
+	packed_ring.driver = phys_to_virt(virtqueue_get_avail_addr(drv.vq));
+	packed_ring.device = phys_to_virt(virtqueue_get_used_addr(drv.vq));
+#endif
+}
+
 static void queue_create(void)
 {
+	if (opt.packed) {
+		queue_create_packed();
+		return;
+	}
 	memset(ring, 0, vring_size(RING_NUM, RING_ALIGN));
 	drv.vq = vring_new_virtqueue(0, RING_NUM, RING_ALIGN, &drv.vdev, true,
 				     false, ring, notify_device, vq_callback,
@@ -371,15 +489,19 @@ static void reset_queue(void)
 	       detached, drv.started - drv.completed);
 
 	/* The device returned each buffer it took before it stopped. */
-	vring_init(&vr, RING_NUM, ring, RING_ALIGN);
 	taken = dev.done - dev.ring_base;
 	CHECKF(dev.done == drv.completed, "device used 0x%lx buffers, driver got 0x%lx",
 	       dev.done, drv.completed);
-	CHECKF(dev.vrh.last_avail_idx == taken &&
-	       virtio16_to_cpu(&drv.vdev, READ_ONCE(vr.used->idx)) == taken,
-	       "device stopped at avail %u used %u, expected %u",
-	       dev.vrh.last_avail_idx,
-	       virtio16_to_cpu(&drv.vdev, READ_ONCE(vr.used->idx)), taken);
+	if (opt.packed) {
+		device_check_stopped_packed(taken);
+	} else {
+		vring_init(&vr, RING_NUM, ring, RING_ALIGN);
+		CHECKF(dev.vrh.last_avail_idx == taken &&
+		       virtio16_to_cpu(&drv.vdev, READ_ONCE(vr.used->idx)) == taken,
+		       "device stopped at avail %u used %u, expected %u",
+		       dev.vrh.last_avail_idx,
+		       virtio16_to_cpu(&drv.vdev, READ_ONCE(vr.used->idx)), taken);
+	}
 
 	vring_del_virtqueue(drv.vq);
 	queue_create();
@@ -437,6 +559,7 @@ static void usage(FILE *f)
 "Usage: virtio_test [--help] [--version] [--[no-]indirect] [--[no-]event-idx]\n"
 "                   [--[no-]virtio-1] [--[no-]delayed-interrupt] [--batch=random/N]\n"
 "                   [--reset[=N]] [--buf-num=N] [--device-bug=wrong-id/long-len]\n"
+"                   [--packed]\n"
 "\n"
 "Pass N buffers (default 0x%lx) of one %d-byte out sg each from the driver\n"
 "(virtio_ring) to a device thread (vringh) through one %d-entry queue, and\n"
@@ -445,6 +568,7 @@ static void usage(FILE *f)
 "  --[no-]indirect           VIRTIO_RING_F_INDIRECT_DESC (default on)\n"
 "  --[no-]event-idx          VIRTIO_RING_F_EVENT_IDX (default on)\n"
 "  --[no-]virtio-1           VIRTIO_F_VERSION_1 (default on)\n"
+"  --packed                  a packed ring (VIRTIO_F_RING_PACKED; needs virtio-1)\n"
 "  --[no-]delayed-interrupt  virtqueue_enable_cb_delayed, not virtqueue_enable_cb\n"
 "  --batch=N, --batch=random most buffers outstanding per round (default 1;\n"
 "                            random: 1..%d each round)\n"
@@ -479,6 +603,7 @@ static void parse_options(int argc, char *argv[])
 		{ "no-event-idx", no_argument, NULL, 'e' },
 		{ "virtio-1", no_argument, NULL, '1' },
 		{ "no-virtio-1", no_argument, NULL, '0' },
+		{ "packed", no_argument, NULL, 'P' },
 		{ "delayed-interrupt", no_argument, NULL, 'D' },
 		{ "no-delayed-interrupt", no_argument, NULL, 'd' },
 		{ "batch", required_argument, NULL, OPT_BATCH },
@@ -509,6 +634,9 @@ static void parse_options(int argc, char *argv[])
 			break;
 		case '0':
 			opt.features &= ~(1ULL << VIRTIO_F_VERSION_1);
+			break;
+		case 'P':
+			opt.packed = true;
 			break;
 		case 'D':
 			opt.delayed = true;
@@ -551,6 +679,19 @@ static void parse_options(int argc, char *argv[])
 	}
 	if (optind < argc)
 		bad_usage("virtio_test: unexpected argument '%s'\n", argv[optind]);
+	if (opt.packed) {
+		/* Packed rings exist only in virtio 1.x. */
+		if (!(opt.features & (1ULL << VIRTIO_F_VERSION_1)))
+			bad_usage("virtio_test: %s needs VIRTIO_F_VERSION_1\n",
+				  "--packed");
+		if (!HAVE_PACKED_HOST) {
+			/* The check runner's SKIP: exit 77, the reason first. */
+			printf("virtio_test: --packed: the host ring code (%s) has no packed vringh\n",
+			       rig_host_impl());
+			exit(77);
+		}
+		opt.features |= 1ULL << VIRTIO_F_RING_PACKED;
+	}
 }
 
 int main(int argc, char *argv[])

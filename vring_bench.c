@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vring_bench: how fast is the driver side of a split ring?
+ * vring_bench: how fast is the driver side of a split (or packed) ring?
  *
  * One thread adds buffers with virtqueue_add_*() until the ring is full and
  * then kicks.  The notify callback plays the device: it marks every available
@@ -14,6 +14,15 @@
  * "<M> returned".  Only the kernel API is used, so this builds against a
  * kernel tree's virtio_ring.c too.  The ring is legacy (guest-native byte
  * order) unless --virtio-1, as in vringh_test.
+ *
+ * --packed: a packed ring (VIRTIO_F_RING_PACKED, implying --virtio-1; any
+ * ring size).  The device then takes each list in ring order and writes it
+ * used at once, at the offset of its first descriptor (2.8.6), and keeps
+ * the device event suppression structure at DESC with the next offset it
+ * will read (ENABLE without EVENT_IDX).  The rig's driver builds the ring
+ * on our memory (vring_new_virtqueue_packed(), a rig extension); a kernel
+ * tree's allocates it in vring_create_virtqueue(), and the device finds it
+ * with virtqueue_get_desc_addr() and friends.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -47,6 +56,13 @@ static struct {
 	bool irq;		/* an interrupt is owed to the driver */
 } dev;
 
+/* The device of a packed ring: its view, and its place in the ring. */
+static struct {
+	struct vring_packed vring;
+	u16 next;		/* next descriptor to take, and to use */
+	bool wrap;		/* the wrap counter there */
+} pdev;
+
 /* Buffer k's token is &tokens[k % ring size]: never two in flight at once. */
 static char tokens[MAX_RING];
 static unsigned int ring_num;
@@ -54,7 +70,10 @@ static unsigned long returned;
 
 static void *token_for(unsigned long k)
 {
-	return &tokens[k & (ring_num - 1)];
+	/* Split rings are a power of 2 long; packed ones may not be. */
+	if (likely(!(ring_num & (ring_num - 1))))
+		return &tokens[k & (ring_num - 1)];
+	return &tokens[k % ring_num];
 }
 
 /* The device: consume every available buffer, write it used with len 0. */
@@ -88,7 +107,7 @@ static bool device_notify(struct virtqueue *vq)
 		__atomic_store_n(&vring_avail_event(vr),
 				 cpu_to_virtio16(vq->vdev, dev.last_avail),
 				 __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	virt_mb();
 
 	if (dev.event_idx)
 		want_irq = vring_need_event(virtio16_to_cpu(vq->vdev,
@@ -98,6 +117,96 @@ static bool device_notify(struct virtqueue *vq)
 		want_irq = dev.used_idx != old_used &&
 			   !(virtio16_to_cpu(vq->vdev, vr->avail->flags) &
 			     VRING_AVAIL_F_NO_INTERRUPT);
+	dev.irq |= want_irq;
+	return true;
+}
+
+/* A packed ring's descriptor is available if AVAIL is @wrap, USED is not. */
+static bool packed_avail(u16 flags, bool wrap)
+{
+	return !!(flags & 1 << VRING_PACKED_DESC_F_AVAIL) == wrap &&
+	       !!(flags & 1 << VRING_PACKED_DESC_F_USED) != wrap;
+}
+
+/* Ring positions count modulo twice the ring: laps with wrap 0 add num. */
+static unsigned int packed_pos(u16 off, bool wrap)
+{
+	return wrap ? off : off + ring_num;
+}
+
+/*
+ * The device of a packed ring: take every available list in ring order and
+ * use it at once (the id of its last descriptor, len 0, at the offset of
+ * its first), then ask to be kicked at the next offset and raise an
+ * interrupt if the driver event suppression structure asks for one.
+ */
+static bool device_notify_packed(struct virtqueue *vq __attribute__((unused)))
+{
+	struct vring_packed *vr = &pdev.vring;
+	unsigned int num = vr->num, moved = 0, new, event, flags;
+	bool want_irq;
+
+	for (;;) {
+		u16 off = pdev.next, f, id;
+		bool wrap = pdev.wrap;
+		unsigned int n = 1;
+
+		f = le16_to_cpu(__atomic_load_n(&vr->desc[off].flags,
+						__ATOMIC_ACQUIRE));
+		if (!packed_avail(f, wrap))
+			break;
+		while (f & VRING_DESC_F_NEXT) {
+			CHECKF(++n <= num, "list at %u longer than the ring",
+			       pdev.next);
+			if (++off == num) {
+				off = 0;
+				wrap = !wrap;
+			}
+			f = le16_to_cpu(vr->desc[off].flags);
+			CHECKF(packed_avail(f, wrap),
+			       "descriptor %u of the list at %u not available",
+			       off, pdev.next);
+		}
+		id = le16_to_cpu(vr->desc[off].id);
+		CHECKF(id < num, "list at %u has id %u", pdev.next, id);
+
+		off = pdev.next;
+		vr->desc[off].id = cpu_to_le16(id);
+		vr->desc[off].len = cpu_to_le32(0);
+		/* id and len before the flags that publish them. */
+		__atomic_store_n(&vr->desc[off].flags,
+				 cpu_to_le16(pdev.wrap ?
+					     1 << VRING_PACKED_DESC_F_AVAIL |
+					     1 << VRING_PACKED_DESC_F_USED : 0),
+				 __ATOMIC_RELEASE);
+		pdev.next += n;
+		if (pdev.next >= num) {
+			pdev.next -= num;
+			pdev.wrap = !pdev.wrap;
+		}
+		moved += n;
+	}
+	if (dev.event_idx)	/* "kick me when you make this one available" */
+		__atomic_store_n(&vr->device->off_wrap,
+				 cpu_to_le16(pdev.next | pdev.wrap <<
+					     VRING_PACKED_EVENT_F_WRAP_CTR),
+				 __ATOMIC_RELAXED);
+	virt_mb();
+
+	flags = le16_to_cpu(vr->driver->flags) & 3;
+	if (!moved || flags == VRING_PACKED_EVENT_FLAG_DISABLE) {
+		want_irq = false;
+	} else if (flags != VRING_PACKED_EVENT_FLAG_DESC || !dev.event_idx) {
+		want_irq = true;
+	} else {
+		u16 off_wrap = le16_to_cpu(vr->driver->off_wrap);
+
+		/* Did we pass the event position?  Modulo 2 * num. */
+		new = packed_pos(pdev.next, pdev.wrap);
+		event = packed_pos(off_wrap & ~(1 << VRING_PACKED_EVENT_F_WRAP_CTR),
+				   off_wrap >> VRING_PACKED_EVENT_F_WRAP_CTR);
+		want_irq = (new + 2 * num - event - 1) % (2 * num) < moved;
+	}
 	dev.irq |= want_irq;
 	return true;
 }
@@ -131,6 +240,49 @@ static void kick_and_reap(struct virtqueue *vq)
 	CHECKF(returned > before, "an interrupt but no buffer to reap");
 }
 
+/*
+ * The packed queue, and the device's view of its ring: on memory of ours
+ * (*@mem, to free) with the rig's driver, or where a kernel driver put it.
+ */
+static struct virtqueue *new_packed_vq(unsigned int num, void **mem)
+{
+	struct virtqueue *vq;
+
+#ifdef vring_new_virtqueue_packed
+	size_t bytes = ALIGN(vring_packed_size(num), RING_ALIGN);
+
+	*mem = aligned_alloc(RING_ALIGN, bytes);
+	if (!*mem)
+		rig_die("aligned_alloc(%zu)", bytes);
+	memset(*mem, 0, bytes);
+	vring_packed_init(&pdev.vring, num, *mem);
+	vq = vring_new_virtqueue_packed(0, num, &vdev, true, false,
+					pdev.vring.desc, pdev.vring.driver,
+					pdev.vring.device, device_notify_packed,
+					driver_callback, "bench");
+	CHECKF(vq, "vring_new_virtqueue_packed(%u entries) failed", num);
+#else
+	*mem = NULL;
+	vq = vring_create_virtqueue(0, num, RING_ALIGN, &vdev, true, false,
+				    false, device_notify_packed,
+				    driver_callback, "bench");
+	CHECKF(vq, "vring_create_virtqueue(%u entries, packed) failed", num);
+	pdev.vring.num = num;
+	pdev.vring.desc = phys_to_virt(virtqueue_get_desc_addr(vq));
+	pdev.vring.driver = phys_to_virt(virtqueue_get_avail_addr(vq));
+	pdev.vring.device = phys_to_virt(virtqueue_get_used_addr(vq));
+#endif
+	pdev.next = 0;
+	pdev.wrap = true;
+	/* Kick me for the first descriptor (DESC), or for every one. */
+	pdev.vring.device->off_wrap =
+		cpu_to_le16(1 << VRING_PACKED_EVENT_F_WRAP_CTR);
+	pdev.vring.device->flags = cpu_to_le16(dev.event_idx ?
+					       VRING_PACKED_EVENT_FLAG_DESC :
+					       VRING_PACKED_EVENT_FLAG_ENABLE);
+	return vq;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -138,7 +290,9 @@ static void usage(FILE *f)
 "Add ITERATIONS buffers (default 10000000) to a split ring, playing the\n"
 "device each time the ring is full; print the elapsed time (\"<N>ns\") and\n"
 "the number of buffers returned (\"<M> returned\").\n"
-"  --ring-size N  ring entries, a power of 2 in 1..%d (default 128)\n"
+"  --packed       a packed ring (VIRTIO_F_RING_PACKED; implies --virtio-1)\n"
+"  --ring-size N  ring entries, a power of 2 in 1..%d (default 128); any\n"
+"                 number in that range with --packed\n"
 "  --sg N         scatterlist entries per buffer, 1..ring size (default 16)\n"
 "  --no-indirect  do not offer VIRTIO_RING_F_INDIRECT_DESC\n"
 "  --no-eventidx  do not offer VIRTIO_RING_F_EVENT_IDX\n"
@@ -173,6 +327,7 @@ int main(int argc, char *argv[])
 		{ "no-indirect", no_argument,	    NULL, 'I' },
 		{ "no-eventidx", no_argument,	    NULL, 'E' },
 		{ "virtio-1",	 no_argument,	    NULL, '1' },
+		{ "packed",	 no_argument,	    NULL, 'P' },
 		{ "in",		 no_argument,	    NULL, 'i' },
 		{ "mixed",	 no_argument,	    NULL, 'm' },
 		{ "cpu",	 required_argument, NULL, 'c' },
@@ -182,6 +337,8 @@ int main(int argc, char *argv[])
 	};
 	unsigned long iterations = 10000000, num = 128, nsg = 16, cpu = 0;
 	bool indirect = true, event_idx = true, version_1 = false, pin = false;
+	bool packed = false;
+	const char *ring_arg = NULL;
 	enum mode mode = MODE_OUT;
 	unsigned int out_sg, in_sg, i;
 	struct scatterlist *sg, *sgs[2];
@@ -196,10 +353,10 @@ int main(int argc, char *argv[])
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			if (!rig_parse_ulong(optarg, 1, MAX_RING, &num) ||
-			    (num & (num - 1)))
+			if (!rig_parse_ulong(optarg, 1, MAX_RING, &num))
 				bad_usage("bad --ring-size '%s': a power of 2 "
 					  "in 1..%d", optarg, MAX_RING);
+			ring_arg = optarg;
 			break;
 		case 's':
 			if (!rig_parse_ulong(optarg, 1, MAX_RING, &nsg))
@@ -208,6 +365,7 @@ int main(int argc, char *argv[])
 		case 'I': indirect = false; break;
 		case 'E': event_idx = false; break;
 		case '1': version_1 = true; break;
+		case 'P': packed = true; break;
 		case 'i':
 		case 'm':
 			if (mode != MODE_OUT)
@@ -235,6 +393,9 @@ int main(int argc, char *argv[])
 		bad_usage("bad iteration count '%s'", argv[optind]);
 	if (optind + 1 < argc)
 		bad_usage("unexpected argument '%s'", argv[optind + 1]);
+	if (!packed && (num & (num - 1)))
+		bad_usage("bad --ring-size '%s': a power of 2 in 1..%d (any "
+			  "size with --packed)", ring_arg, MAX_RING);
 	if (nsg > num)	/* the spec caps a chain, indirect or not, at num */
 		bad_usage("--sg %lu is more than the ring size %lu", nsg, num);
 	if (mode == MODE_MIXED && nsg < 2)
@@ -265,16 +426,24 @@ int main(int argc, char *argv[])
 	ring_num = num;
 	dev.event_idx = event_idx;
 
-	bytes = (vring_size(num, RING_ALIGN) + RING_ALIGN - 1) &
-		~(size_t)(RING_ALIGN - 1);
-	mem = aligned_alloc(RING_ALIGN, bytes);
-	if (!mem)
-		rig_die("aligned_alloc(%zu)", bytes);
-	memset(mem, 0, bytes);
-	vq = vring_new_virtqueue(0, num, RING_ALIGN, &vdev, true, false, mem,
-				 device_notify, driver_callback, "bench");
-	CHECKF(vq, "vring_new_virtqueue(%lu entries) failed", num);
-	vring_init(&dev.vring, num, mem, RING_ALIGN);
+	if (packed) {
+		/* Packed rings exist only in virtio 1.x. */
+		vdev.features |= 1ULL << VIRTIO_F_RING_PACKED |
+				 1ULL << VIRTIO_F_VERSION_1;
+		vq = new_packed_vq(num, &mem);
+	} else {
+		bytes = (vring_size(num, RING_ALIGN) + RING_ALIGN - 1) &
+			~(size_t)(RING_ALIGN - 1);
+		mem = aligned_alloc(RING_ALIGN, bytes);
+		if (!mem)
+			rig_die("aligned_alloc(%zu)", bytes);
+		memset(mem, 0, bytes);
+		vq = vring_new_virtqueue(0, num, RING_ALIGN, &vdev, true, false,
+					 mem, device_notify, driver_callback,
+					 "bench");
+		CHECKF(vq, "vring_new_virtqueue(%lu entries) failed", num);
+		vring_init(&dev.vring, num, mem, RING_ALIGN);
+	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (added = 0; added < iterations; ) {

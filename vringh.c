@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The device (host) side of a split virtio ring: take the buffers a guest
- * made available, hand their memory to the caller as iovecs, and return
- * them used.
+ * The device (host) side of a virtio ring, split or packed: take the
+ * buffers a guest made available, hand their memory to the caller as
+ * iovecs, and return them used.
  *
  * Everything the guest wrote is untrusted.  Every index is range-checked,
  * every chain is bounded, every guest address is translated and checked,
@@ -11,16 +11,20 @@
  * saying what was wrong and where; the ring state does not move, so the
  * caller can report the error and stop.
  *
- * The file has three parts:
+ * The file has four parts:
  *
  *  - accessor flavours: how ring words and guest memory are reached (user
  *    pointers through uaccess, or kernel pointers directly);
  *  - layout-independent helpers: guest address translation, iovec
  *    building and growth, copying to and from iovecs;
  *  - the split ring itself: reading heads, walking descriptor chains,
- *    publishing used elements, notification suppression.
+ *    publishing used elements, notification suppression;
+ *  - the packed ring: the same jobs on one ring of descriptors with wrap
+ *    counters, using the first two parts unchanged.
  *
- * A packed-ring variant can reuse the first two parts unchanged.
+ * The exported API is one family for both layouts: only init differs, and
+ * every other entry point dispatches on vrh->packed to the layout's own
+ * function, so each layout reads on its own.
  */
 #include <linux/compiler.h>
 #include <linux/export.h>
@@ -485,6 +489,9 @@ static int vringh_init(struct vringh *vrh, u64 features, unsigned int num,
 	vrh->vring.desc = desc;
 	vrh->vring.avail = avail;
 	vrh->vring.used = used;
+	vrh->packed = false;
+	vrh->packed_descs = NULL;
+	vrh->packed_taken = NULL;
 	return 0;
 }
 
@@ -844,6 +851,697 @@ vringh_split_notify_disable(struct vringh *vrh, const struct vringh_access *acc)
 }
 
 /*
+ * The packed ring (virtio 2.8).
+ *
+ * One ring of descriptors.  The driver writes each list of descriptors in
+ * ring order, the first one's flags last, after a write barrier (2.8.6); a
+ * descriptor is available when its AVAIL flag equals the driver's wrap
+ * counter for that lap and its USED flag does not (2.8.1).  The device
+ * reads lists in ring order and writes one used descriptor per buffer, in
+ * completion order, at its own used offset, which then moves on by the
+ * number of descriptors the buffer took (2.8.6, 2.8.12): the driver keeps
+ * that number per buffer id and skips the same way.  So does the device
+ * (vrh->packed_descs), whatever order buffers complete in.
+ *
+ * Positions along the ring count modulo 2 * num: the offset in laps with
+ * wrap counter 1, the offset plus num in laps with 0.  The descriptors the
+ * device holds (taken, not yet used) run from the used position to the
+ * avail position: never more than num.
+ */
+#define VRINGH_PACKED_F_AVAIL	(1 << VRING_PACKED_DESC_F_AVAIL)
+#define VRINGH_PACKED_F_USED	(1 << VRING_PACKED_DESC_F_USED)
+#define VRINGH_PACKED_MAX_NUM	32768
+/* The flags of an event suppression structure: the rest is reserved. */
+#define VRINGH_PACKED_EVENT_FLAGS	0x3
+/* Marks an id in packed_descs while a batch is checked. */
+#define VRINGH_PACKED_MARK	(1U << 31)
+/* Indirect table entries read at a time. */
+#define VRINGH_PACKED_TABLE_CHUNK	16U
+
+/* Is a descriptor with @flags available in a lap with driver wrap @wrap? */
+static inline bool vringh_packed_is_avail(u16 flags, bool wrap)
+{
+	return !!(flags & VRINGH_PACKED_F_AVAIL) == wrap &&
+	       !!(flags & VRINGH_PACKED_F_USED) != wrap;
+}
+
+static inline unsigned int vringh_packed_pos(const struct vringh *vrh,
+					     u16 off, bool wrap)
+{
+	return wrap ? off : off + vrh->vring.num;
+}
+
+/* Move (@off, @wrap) on by @n positions, @n at most the ring size. */
+static inline void vringh_packed_forward(const struct vringh *vrh, u16 *off,
+					 bool *wrap, unsigned int n)
+{
+	unsigned int o = *off + n;
+
+	if (o >= vrh->vring.num) {
+		o -= vrh->vring.num;
+		*wrap = !*wrap;
+	}
+	*off = o;
+}
+
+/* Move (@off, @wrap) back by @n positions, @n at most the ring size. */
+static inline void vringh_packed_back(const struct vringh *vrh, u16 *off,
+				      bool *wrap, unsigned int n)
+{
+	if (n > *off) {
+		*off = *off + vrh->vring.num - n;
+		*wrap = !*wrap;
+	} else {
+		*off -= n;
+	}
+}
+
+/* Descriptors the device holds: taken and not yet used. */
+static inline unsigned int vringh_packed_held(const struct vringh *vrh)
+{
+	unsigned int avail = vringh_packed_pos(vrh, vrh->last_avail_idx,
+					       vrh->avail_wrap_counter);
+	unsigned int used = vringh_packed_pos(vrh, vrh->last_used_idx,
+					      vrh->used_wrap_counter);
+
+	return avail >= used ? avail - used : avail + 2 * vrh->vring.num - used;
+}
+
+static int vringh_init_packed(struct vringh *vrh, u64 features,
+			      unsigned int num, bool weak_barriers,
+			      struct vring_packed_desc *desc,
+			      struct vring_packed_desc_event *driver,
+			      struct vring_packed_desc_event *device)
+{
+	u32 *descs;
+
+	if (!num || num > VRINGH_PACKED_MAX_NUM) {
+		vringh_bad("packed ring size %u refused: it must be 1 to %u",
+			   num, VRINGH_PACKED_MAX_NUM);
+		return -EINVAL;
+	}
+	/* Per id the descriptors it took, then the ids in the order taken. */
+	descs = kcalloc(num, sizeof(u32) + sizeof(u16), GFP_KERNEL);
+	if (!descs) {
+		vringh_bad("cannot allocate the state of a packed ring of %u",
+			   num);
+		return -ENOMEM;
+	}
+
+	/* Packed rings exist only in virtio 1.x: always little endian. */
+	vrh->little_endian = true;
+	vrh->event_indices = !!(features & (1ULL << VIRTIO_RING_F_EVENT_IDX));
+	vrh->weak_barriers = weak_barriers;
+	vrh->last_avail_idx = 0;
+	vrh->last_used_idx = 0;
+	vrh->completed = 0;
+	vrh->vring.num = num;
+	vrh->vring.desc = NULL;
+	vrh->vring.avail = NULL;
+	vrh->vring.used = NULL;
+	vrh->packed = true;
+	vrh->avail_wrap_counter = true;
+	vrh->used_wrap_counter = true;
+	vrh->vring_packed.num = num;
+	vrh->vring_packed.desc = desc;
+	vrh->vring_packed.driver = driver;
+	vrh->vring_packed.device = device;
+	vrh->packed_descs = descs;
+	vrh->packed_taken = (u16 *)(descs + num);
+	vrh->packed_take_idx = 0;
+	return 0;
+}
+
+/*
+ * Has the driver made the next descriptor available?  Returns 1 with its
+ * flags in *@flags (read once, a read barrier behind them), 0, or -errno.
+ */
+static __always_inline int
+vringh_packed_peek(const struct vringh *vrh, const struct vringh_access *acc,
+		   u16 *flags)
+{
+	const struct vring_packed_desc *d =
+		&vrh->vring_packed.desc[vrh->last_avail_idx];
+	bool wrap = vrh->avail_wrap_counter;
+	int err;
+
+	err = acc->get16(vrh, flags, (const __virtio16 *)&d->flags);
+	if (unlikely(err)) {
+		vringh_bad("cannot read the flags of descriptor %u at %p",
+			   vrh->last_avail_idx, &d->flags);
+		return err;
+	}
+	if (likely(vringh_packed_is_avail(*flags, wrap))) {
+		/* The rest of the list is valid once we saw these flags. */
+		virtio_rmb(vrh->weak_barriers);
+		return 1;
+	}
+	/*
+	 * Not available: the previous lap's descriptor, used by us or not
+	 * (or the zeroed ring of the first lap).  Used in this lap it cannot
+	 * be, as we have not used it yet.
+	 */
+	if (unlikely(!!(*flags & VRINGH_PACKED_F_AVAIL) == wrap)) {
+		vringh_bad("descriptor %u has flags 0x%x: used in the current lap (wrap counter %u), which the device has not done: wrap counter confusion",
+			   vrh->last_avail_idx, *flags, wrap);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Walk the indirect table that descriptor @at points to: its entries follow
+ * each other, and WRITE is the only flag they may use (2.8.7).
+ */
+static __always_inline int
+vringh_packed_walk_table(struct vringh_walk *walk, u16 at,
+			 const struct vring_packed_desc *ind)
+{
+	const unsigned int num = walk->vrh->vring.num;
+	u64 base = le64_to_cpu(ind->addr);
+	u32 len = le32_to_cpu(ind->len);
+	unsigned int size, i, j, n;
+
+	if (unlikely(!len || len % sizeof(struct vring_packed_desc))) {
+		vringh_bad("descriptor %u: indirect table of %u bytes is not a whole, nonzero number of %zu-byte descriptors",
+			   at, len, sizeof(struct vring_packed_desc));
+		return -EINVAL;
+	}
+	size = len / sizeof(struct vring_packed_desc);
+	if (unlikely(size > num)) {
+		vringh_bad("descriptor %u: indirect table at 0x%llx has %u entries, more than the ring's %u",
+			   at, (unsigned long long)base, size, num);
+		return -EINVAL;
+	}
+	if (!vringh_span_ok(walk, base, len, "indirect table"))
+		return -EINVAL;
+
+	for (i = 0; i < size; i += n) {
+		struct vring_packed_desc chunk[VRINGH_PACKED_TABLE_CHUNK];
+		int err;
+
+		n = min(size - i, VRINGH_PACKED_TABLE_CHUNK);
+		err = vringh_walk_read(walk, chunk,
+				       base + (u64)i * sizeof(chunk[0]),
+				       n * sizeof(chunk[0]),
+				       "indirect table entry");
+		if (err)
+			return err;
+
+		for (j = 0; j < n; j++) {
+			u16 flags = le16_to_cpu(chunk[j].flags);
+
+			if (unlikely(flags & VRING_DESC_F_INDIRECT)) {
+				vringh_bad("indirect table at 0x%llx (descriptor %u): entry %u is indirect again; only one level is allowed",
+					   (unsigned long long)base, at, i + j);
+				return -EINVAL;
+			}
+			err = vringh_walk_add(walk, le64_to_cpu(chunk[j].addr),
+					      le32_to_cpu(chunk[j].len),
+					      flags & VRING_DESC_F_WRITE);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Walk the list whose first descriptor, with flags @flags (already read),
+ * is at vrh->last_avail_idx.  Sets *@id from its last descriptor (2.8.6)
+ * and *@count to the ring descriptors it takes.  The list may not run into
+ * descriptors the device still holds, so it is at most the ring long.
+ */
+static __always_inline int
+vringh_packed_walk(struct vringh_walk *walk, u16 flags, u16 *id,
+		   unsigned int *count)
+{
+	const struct vringh *vrh = walk->vrh;
+	const struct vring_packed *vr = &vrh->vring_packed;
+	unsigned int room = vr->num - vringh_packed_held(vrh);
+	u16 off = vrh->last_avail_idx;
+	bool wrap = vrh->avail_wrap_counter;
+	unsigned int n = 0;
+
+	for (;;) {
+		struct vring_packed_desc desc;
+		int err;
+
+		if (unlikely(++n > room)) {
+			if (room == vr->num) {
+				vringh_bad("descriptor list at %u is longer than the ring (%u descriptors)",
+					   walk->head, vr->num);
+				return -ELOOP;
+			}
+			vringh_bad("descriptor list at %u runs past the %u free descriptors into the %u the device holds",
+				   walk->head, room, vr->num - room);
+			return -EINVAL;
+		}
+
+		err = walk->acc->copy_in(&desc, &vr->desc[off], sizeof(desc));
+		if (unlikely(err)) {
+			vringh_bad("cannot read descriptor %u at %p (list at %u)",
+				   off, &vr->desc[off], walk->head);
+			return err;
+		}
+		/* The first one's flags were read before the barrier. */
+		if (n > 1) {
+			flags = le16_to_cpu(desc.flags);
+			if (unlikely(!vringh_packed_is_avail(flags, wrap))) {
+				vringh_bad("descriptor %u (list at %u) has flags 0x%x: not available in its lap (wrap counter %u), though the list's first one is",
+					   off, walk->head, flags, wrap);
+				return -EINVAL;
+			}
+		}
+
+		if (unlikely(flags & VRING_DESC_F_INDIRECT)) {
+			if (unlikely(n > 1 || (flags & VRING_DESC_F_NEXT))) {
+				vringh_bad("descriptor %u (list at %u): INDIRECT inside a list of descriptors; an indirect descriptor must stand alone",
+					   off, walk->head);
+				return -EINVAL;
+			}
+			err = vringh_packed_walk_table(walk, off, &desc);
+		} else {
+			err = vringh_walk_add(walk, le64_to_cpu(desc.addr),
+					      le32_to_cpu(desc.len),
+					      flags & VRING_DESC_F_WRITE);
+		}
+		if (err)
+			return err;
+
+		if (!(flags & VRING_DESC_F_NEXT)) {
+			*id = le16_to_cpu(desc.id);
+			*count = n;
+			return 0;
+		}
+		vringh_packed_forward(vrh, &off, &wrap, 1);
+	}
+}
+
+static __always_inline int
+vringh_packed_getdesc(struct vringh *vrh, const struct vringh_access *acc,
+		      struct vringh_kiov *riov, struct vringh_kiov *wiov,
+		      bool (*getrange)(struct vringh *, u64,
+				       struct vringh_range *),
+		      gfp_t gfp, u16 *head)
+{
+	const unsigned int num = vrh->vring.num;
+	struct vringh_walk walk;
+	unsigned int count = 0;
+	u16 flags = 0, id = 0;	/* only read on success; quiets gcc -O1 */
+	int err;
+
+	/* On error the buffer id is not known, or not to be trusted. */
+	*head = num;
+
+	if (unlikely(!riov && !wiov)) {
+		vringh_bad("getdesc needs somewhere to put buffers: riov and wiov are both NULL");
+		return -EINVAL;
+	}
+
+	err = vringh_packed_peek(vrh, acc, &flags);
+	if (err <= 0)
+		return err;
+
+	vringh_walk_init(&walk, vrh, acc, getrange, riov, wiov, gfp,
+			 vrh->last_avail_idx);
+	err = vringh_packed_walk(&walk, flags, &id, &count);
+	if (err)
+		return err;
+
+	if (unlikely(id >= num)) {
+		vringh_bad("descriptor list at %u names buffer id %u, but ids stop at %u",
+			   vrh->last_avail_idx, id, num - 1);
+		return -EINVAL;
+	}
+	if (unlikely(vrh->packed_descs[id])) {
+		vringh_bad("descriptor list at %u names buffer id %u, which is still in use",
+			   vrh->last_avail_idx, id);
+		return -EINVAL;
+	}
+
+	/* Take it only now: a refused list leaves the ring where it was. */
+	vrh->packed_descs[id] = count;
+	vrh->packed_taken[vrh->packed_take_idx] = id;
+	if (++vrh->packed_take_idx == num)
+		vrh->packed_take_idx = 0;
+	vringh_packed_forward(vrh, &vrh->last_avail_idx,
+			      &vrh->avail_wrap_counter, count);
+	*head = id;
+	return 1;
+}
+
+/* The flags of a used descriptor in a lap with device wrap @wrap. */
+static inline u16 vringh_packed_used_flags(bool wrap, u32 len)
+{
+	return (wrap ? VRINGH_PACKED_F_AVAIL | VRINGH_PACKED_F_USED : 0) |
+	       (len ? VRING_DESC_F_WRITE : 0);
+}
+
+/* Write a used descriptor's len and id (2.8.3), not yet its flags. */
+static __always_inline int
+vringh_packed_put_used(const struct vringh *vrh,
+		       const struct vringh_access *acc, u16 off, u16 id,
+		       u32 len)
+{
+	struct vring_packed_desc *d = &vrh->vring_packed.desc[off];
+	__le32 le_len = cpu_to_le32(len);
+	__le16 le_id = cpu_to_le16(id);
+	u8 buf[sizeof(le_len) + sizeof(le_id)];
+	int err;
+
+	/* len and id are neighbours: one copy writes both. */
+	BUILD_BUG_ON(offsetof(struct vring_packed_desc, id) !=
+		     offsetof(struct vring_packed_desc, len) + sizeof(le_len));
+	memcpy(buf, &le_len, sizeof(le_len));
+	memcpy(buf + sizeof(le_len), &le_id, sizeof(le_id));
+	err = acc->copy_out(&d->len, buf, sizeof(buf));
+	if (unlikely(err))
+		vringh_bad("cannot write used descriptor %u at %p (buffer id %u)",
+			   off, d, id);
+	return err;
+}
+
+static __always_inline int
+vringh_packed_put_flags(const struct vringh *vrh,
+			const struct vringh_access *acc, u16 off, u16 flags)
+{
+	struct vring_packed_desc *d = &vrh->vring_packed.desc[off];
+	int err;
+
+	err = acc->put16(vrh, (__virtio16 *)&d->flags, flags);
+	if (unlikely(err))
+		vringh_bad("cannot write the flags of used descriptor %u at %p",
+			   off, &d->flags);
+	return err;
+}
+
+/* Count @n more positions moved, stopping at twice the ring. */
+static inline void vringh_packed_moved(struct vringh *vrh, unsigned int n)
+{
+	vrh->completed = min(vrh->completed + n, 2 * vrh->vring.num);
+}
+
+static __always_inline int
+vringh_packed_complete_one(struct vringh *vrh, const struct vringh_access *acc,
+			   u16 id, u32 len)
+{
+	const unsigned int num = vrh->vring.num;
+	u16 off = vrh->last_used_idx;
+	u32 count;
+	int err;
+
+	if (unlikely(id >= num || !vrh->packed_descs[id])) {
+		vringh_bad("cannot complete buffer id %u: %s", id,
+			   id >= num ? "past the ring's ids" : "it was not taken");
+		return -EINVAL;
+	}
+	count = vrh->packed_descs[id];
+
+	err = vringh_packed_put_used(vrh, acc, off, id, len);
+	if (err)
+		return err;
+	/* The driver must see id and len before the flags that publish them. */
+	virtio_wmb(vrh->weak_barriers);
+	err = vringh_packed_put_flags(vrh, acc, off,
+			vringh_packed_used_flags(vrh->used_wrap_counter, len));
+	if (err)
+		return err;
+
+	vrh->packed_descs[id] = 0;
+	vringh_packed_forward(vrh, &vrh->last_used_idx,
+			      &vrh->used_wrap_counter, count);
+	vringh_packed_moved(vrh, count);
+	return 0;
+}
+
+static void vringh_packed_unmark(struct vringh *vrh,
+				 const struct vring_used_elem *elems,
+				 unsigned int n)
+{
+	while (n--)
+		vrh->packed_descs[vringh32_to_cpu(vrh, elems[n].id)] &=
+			~VRINGH_PACKED_MARK;
+}
+
+/*
+ * Write @n used descriptors from the used offset on, each moving it by its
+ * buffer's descriptor count.  Every id is checked first (taken, and once
+ * only), so a refused batch writes nothing.  Ids and lengths go first, then
+ * the flags of all but the first, then the first's: the driver sees the
+ * whole batch at once (2.8.9).
+ */
+static __always_inline int
+vringh_packed_complete(struct vringh *vrh, const struct vringh_access *acc,
+		       const struct vring_used_elem *elems, unsigned int n)
+{
+	const unsigned int num = vrh->vring.num;
+	unsigned int i, moved = 0;
+	u16 off, first_flags = 0;
+	bool wrap;
+	int err;
+
+	if (unlikely(n > num)) {
+		vringh_bad("cannot complete %u buffers at once in a ring of %u",
+			   n, num);
+		return -EINVAL;
+	}
+
+	for (i = 0; i < n; i++) {
+		u32 id = vringh32_to_cpu(vrh, elems[i].id);
+		const char *why = NULL;
+
+		if (id >= num)
+			why = "past the ring's ids";
+		else if (!vrh->packed_descs[id])
+			why = "it was not taken";
+		else if (vrh->packed_descs[id] & VRINGH_PACKED_MARK)
+			why = "it is in the batch twice";
+		if (unlikely(why)) {
+			vringh_bad("cannot complete buffer id %u (element %u of %u): %s",
+				   id, i, n, why);
+			vringh_packed_unmark(vrh, elems, i);
+			return -EINVAL;
+		}
+		vrh->packed_descs[id] |= VRINGH_PACKED_MARK;
+	}
+
+	off = vrh->last_used_idx;
+	wrap = vrh->used_wrap_counter;
+	for (i = 0; i < n; i++) {
+		u16 id = vringh32_to_cpu(vrh, elems[i].id);
+
+		err = vringh_packed_put_used(vrh, acc, off, id,
+					     vringh32_to_cpu(vrh, elems[i].len));
+		if (err)
+			goto out;
+		vringh_packed_forward(vrh, &off, &wrap,
+			vrh->packed_descs[id] & ~VRINGH_PACKED_MARK);
+	}
+
+	virtio_wmb(vrh->weak_barriers);
+
+	off = vrh->last_used_idx;
+	wrap = vrh->used_wrap_counter;
+	for (i = 0; i < n; i++) {
+		u16 id = vringh32_to_cpu(vrh, elems[i].id);
+		u32 count = vrh->packed_descs[id] & ~VRINGH_PACKED_MARK;
+		u16 flags = vringh_packed_used_flags(wrap,
+					vringh32_to_cpu(vrh, elems[i].len));
+
+		if (!i) {
+			first_flags = flags;
+		} else {
+			err = vringh_packed_put_flags(vrh, acc, off, flags);
+			if (err)
+				goto out;
+		}
+		vringh_packed_forward(vrh, &off, &wrap, count);
+		moved += count;
+	}
+
+	if (n) {
+		virtio_wmb(vrh->weak_barriers);
+		err = vringh_packed_put_flags(vrh, acc, vrh->last_used_idx,
+					      first_flags);
+		if (err)
+			goto out;
+	}
+
+	for (i = 0; i < n; i++)
+		vrh->packed_descs[vringh32_to_cpu(vrh, elems[i].id)] = 0;
+	vrh->last_used_idx = off;
+	vrh->used_wrap_counter = wrap;
+	vringh_packed_moved(vrh, moved);
+	return 0;
+
+out:
+	vringh_packed_unmark(vrh, elems, n);
+	return err;
+}
+
+static __always_inline int
+vringh_packed_need_notify(struct vringh *vrh, const struct vringh_access *acc)
+{
+	const struct vring_packed *vr = &vrh->vring_packed;
+	const unsigned int num = vr->num;
+	unsigned int moved = vrh->completed, new, event, behind;
+	u16 flags, off_wrap, off;
+	int err;
+
+	if (!moved)
+		return 0;
+
+	/*
+	 * Our used descriptors must be visible before we read what the
+	 * driver wants; the driver orders the other way round when it
+	 * re-enables.
+	 */
+	virtio_mb(vrh->weak_barriers);
+
+	err = acc->get16(vrh, &flags, (const __virtio16 *)&vr->driver->flags);
+	if (unlikely(err)) {
+		vringh_bad("cannot read the driver event flags at %p",
+			   &vr->driver->flags);
+		return err;
+	}
+	flags &= VRINGH_PACKED_EVENT_FLAGS;
+	if (flags == VRING_PACKED_EVENT_FLAG_DISABLE) {
+		vrh->completed = 0;
+		return 0;
+	}
+	/* ENABLE; DESC without EVENT_IDX, or the reserved value: as ENABLE. */
+	if (flags != VRING_PACKED_EVENT_FLAG_DESC || !vrh->event_indices) {
+		vrh->completed = 0;
+		return 1;
+	}
+
+	/* The driver writes off_wrap before the flags that make it count. */
+	virtio_rmb(vrh->weak_barriers);
+	err = acc->get16(vrh, &off_wrap,
+			 (const __virtio16 *)&vr->driver->off_wrap);
+	if (unlikely(err)) {
+		vringh_bad("cannot read the driver event offset at %p",
+			   &vr->driver->off_wrap);
+		return err;
+	}
+	vrh->completed = 0;
+
+	off = off_wrap & ~(1 << VRING_PACKED_EVENT_F_WRAP_CTR);
+	/* Not a ring position, or we moved too far to tell: notify. */
+	if (unlikely(off >= num) || moved >= 2 * num)
+		return 1;
+
+	/*
+	 * Did the used position pass the event position?  That is, does the
+	 * event lie among the @moved positions just before the new one?
+	 * vring_need_event() modulo 2 * num.
+	 */
+	new = vringh_packed_pos(vrh, vrh->last_used_idx, vrh->used_wrap_counter);
+	event = vringh_packed_pos(vrh, off,
+				  off_wrap >> VRING_PACKED_EVENT_F_WRAP_CTR);
+	behind = new > event ? new - event - 1 : new + 2 * num - event - 1;
+	return behind < moved;
+}
+
+static __always_inline bool
+vringh_packed_notify_enable(struct vringh *vrh, const struct vringh_access *acc)
+{
+	const struct vring_packed *vr = &vrh->vring_packed;
+	struct vring_packed_desc_event *ev = vr->device;
+	u16 flags = VRING_PACKED_EVENT_FLAG_ENABLE;
+
+	if (vrh->event_indices) {
+		/* Kick me when you make the next descriptor available. */
+		u16 off_wrap = vrh->last_avail_idx |
+			(u16)vrh->avail_wrap_counter << VRING_PACKED_EVENT_F_WRAP_CTR;
+
+		if (acc->put16(vrh, (__virtio16 *)&ev->off_wrap, off_wrap)) {
+			vringh_bad("cannot write the device event offset at %p",
+				   &ev->off_wrap);
+			return true;
+		}
+		/* The offset counts once the driver sees DESC: write it first. */
+		virtio_wmb(vrh->weak_barriers);
+		flags = VRING_PACKED_EVENT_FLAG_DESC;
+	}
+	if (acc->put16(vrh, (__virtio16 *)&ev->flags, flags)) {
+		vringh_bad("cannot write the device event flags at %p",
+			   &ev->flags);
+		return true;
+	}
+
+	/* Publish the request before looking again, or a kick may be lost. */
+	virtio_mb(vrh->weak_barriers);
+
+	if (acc->get16(vrh, &flags, (const __virtio16 *)
+		       &vr->desc[vrh->last_avail_idx].flags)) {
+		vringh_bad("cannot re-read the flags of descriptor %u at %p",
+			   vrh->last_avail_idx,
+			   &vr->desc[vrh->last_avail_idx].flags);
+		return true;
+	}
+	return !vringh_packed_is_avail(flags, vrh->avail_wrap_counter);
+}
+
+static __always_inline void
+vringh_packed_notify_disable(struct vringh *vrh,
+			     const struct vringh_access *acc)
+{
+	struct vring_packed_desc_event *ev = vrh->vring_packed.device;
+
+	/*
+	 * Unlike a split ring's avail_event, a stale DESC position comes round
+	 * again every two laps: say DISABLE even with EVENT_IDX.
+	 */
+	if (acc->put16(vrh, (__virtio16 *)&ev->flags,
+		       VRING_PACKED_EVENT_FLAG_DISABLE))
+		vringh_bad("cannot write the device event flags at %p",
+			   &ev->flags);
+}
+
+/* Give back the last @n buffers taken: none of them may be completed. */
+static void vringh_packed_abandon(struct vringh *vrh, unsigned int n)
+{
+	const unsigned int num = vrh->vring.num;
+	unsigned int idx = vrh->packed_take_idx, i;
+
+	if (unlikely(n > num)) {
+		vringh_bad("cannot abandon %u buffers of a ring of %u", n, num);
+		return;
+	}
+	/* Check them all first, so that a refusal changes nothing. */
+	for (i = 0; i < n; i++) {
+		u16 id;
+
+		idx = idx ? idx - 1 : num - 1;
+		id = vrh->packed_taken[idx];
+		if (unlikely(!vrh->packed_descs[id] ||
+			     (vrh->packed_descs[id] & VRINGH_PACKED_MARK))) {
+			vringh_bad("cannot abandon the last %u buffers taken: buffer id %u (%u back) was completed meanwhile",
+				   n, id, i + 1);
+			while (i--) {
+				idx = idx + 1 == num ? 0 : idx + 1;
+				vrh->packed_descs[vrh->packed_taken[idx]] &=
+					~VRINGH_PACKED_MARK;
+			}
+			return;
+		}
+		vrh->packed_descs[id] |= VRINGH_PACKED_MARK;
+	}
+	for (i = 0; i < n; i++) {
+		u16 id = vrh->packed_taken[idx];
+
+		vringh_packed_back(vrh, &vrh->last_avail_idx,
+				   &vrh->avail_wrap_counter,
+				   vrh->packed_descs[id] & ~VRINGH_PACKED_MARK);
+		vrh->packed_descs[id] = 0;
+		idx = idx + 1 == num ? 0 : idx + 1;
+	}
+	vrh->packed_take_idx = (vrh->packed_take_idx + num - n) % num;
+}
+
+/*
  * The exported API: user-pointer rings.
  */
 
@@ -876,13 +1574,28 @@ int vringh_init_user(struct vringh *vrh, u64 features,
 }
 EXPORT_SYMBOL(vringh_init_user);
 
+/* Documented in linux/vringh.h, with the packed ring's rules. */
+int vringh_init_packed_user(struct vringh *vrh, u64 features,
+			    unsigned int num, bool weak_barriers,
+			    struct vring_packed_desc __user *desc,
+			    struct vring_packed_desc_event __user *driver,
+			    struct vring_packed_desc_event __user *device)
+{
+	return vringh_init_packed(vrh, features, num, weak_barriers,
+				  (__force struct vring_packed_desc *)desc,
+				  (__force struct vring_packed_desc_event *)driver,
+				  (__force struct vring_packed_desc_event *)device);
+}
+EXPORT_SYMBOL(vringh_init_packed_user);
+
 /**
  * vringh_getdesc_user - take the next available buffer of a user ring
  * @vrh: the ring
  * @riov: filled with the device-readable parts (NULL: none expected)
  * @wiov: filled with the device-writable parts (NULL: none expected)
  * @getrange: maps a guest address to the range of guest memory holding it
- * @head: set to the buffer's head, for vringh_complete_user()
+ * @head: set to the buffer's head (packed: its buffer id), for
+ *	  vringh_complete_user()
  *
  * Every guest address, of buffers and of indirect tables, goes through
  * @getrange; a buffer that spans several ranges takes one iovec per range.
@@ -891,12 +1604,13 @@ EXPORT_SYMBOL(vringh_init_user);
  *
  * On error nothing is taken: the next call sees the same buffer again.
  * *@head is vrh->vring.num if the ring itself is broken, or the head of
- * the refused chain.
+ * the refused chain (packed: always vrh->vring.num).
  *
  * Return: 1 if a buffer was taken, 0 if none is available, -EINVAL for a
- * malformed ring or chain, -ELOOP for a chain that loops, -EPROTO for a
- * buffer in a direction the caller gave no iov for, -EFAULT if ring memory
- * cannot be read, -ENOMEM if an iov cannot grow.
+ * malformed ring or chain, -ELOOP for a chain that loops (packed: a list
+ * longer than the ring), -EPROTO for a buffer in a direction the caller
+ * gave no iov for, -EFAULT if ring memory cannot be read, -ENOMEM if an
+ * iov cannot grow.
  */
 int vringh_getdesc_user(struct vringh *vrh,
 			struct vringh_iov *riov,
@@ -910,6 +1624,11 @@ int vringh_getdesc_user(struct vringh *vrh,
 		vringh_bad("getdesc on a user ring needs a getrange callback");
 		return -EINVAL;
 	}
+	if (vrh->packed)
+		return vringh_packed_getdesc(vrh, &vringh_user_access,
+				riov ? vringh_iov_as_kiov(riov) : NULL,
+				wiov ? vringh_iov_as_kiov(wiov) : NULL,
+				getrange, GFP_KERNEL, head);
 	return vringh_split_getdesc(vrh, &vringh_user_access,
 				    riov ? vringh_iov_as_kiov(riov) : NULL,
 				    wiov ? vringh_iov_as_kiov(wiov) : NULL,
@@ -955,10 +1674,16 @@ EXPORT_SYMBOL(vringh_iov_push_user);
  * @vrh: the ring
  * @num: how many vringh_getdesc_user() calls to undo
  *
- * The next vringh_getdesc_user() returns the first of them again.
+ * The next vringh_getdesc_user() returns the first of them again.  On a
+ * packed ring they must be the last @num taken, none completed since:
+ * otherwise nothing is given back, and the refusal is printed.
  */
 void vringh_abandon_user(struct vringh *vrh, unsigned int num)
 {
+	if (vrh->packed) {
+		vringh_packed_abandon(vrh, num);
+		return;
+	}
 	/* avail_event is written only when enabling, so it needs no fixing. */
 	vrh->last_avail_idx -= num;
 }
@@ -973,10 +1698,14 @@ EXPORT_SYMBOL(vringh_abandon_user);
  * Call vringh_need_notify_user() afterwards (after one or several
  * completions) to learn whether the guest wants to hear about it.
  *
- * Return: 0, or -EFAULT if the used ring cannot be written.
+ * Return: 0, -EINVAL (packed) if @head is not a buffer id taken and not
+ * yet completed, or -EFAULT if the used ring cannot be written.
  */
 int vringh_complete_user(struct vringh *vrh, u16 head, u32 len)
 {
+	if (vrh->packed)
+		return vringh_packed_complete_one(vrh, &vringh_user_access,
+						  head, len);
 	return vringh_split_complete_one(vrh, &vringh_user_access, head, len);
 }
 EXPORT_SYMBOL(vringh_complete_user);
@@ -990,14 +1719,20 @@ EXPORT_SYMBOL(vringh_complete_user);
  *
  * The elements are written in one go (in two parts if they wrap the end of
  * the used ring), then the used index moves once to cover all of them.
+ * On a packed ring (ids are buffer ids) the used descriptors are written,
+ * then the first one's flags publish them all.
  *
- * Return: 0, -EINVAL if @num_used exceeds the ring size, or -EFAULT if the
- * used ring cannot be written.
+ * Return: 0, -EINVAL if @num_used exceeds the ring size (packed: or an id
+ * is not taken, or twice in @used: then nothing is written), or -EFAULT
+ * if the used ring cannot be written.
  */
 int vringh_complete_multi_user(struct vringh *vrh,
 			       const struct vring_used_elem used[],
 			       unsigned int num_used)
 {
+	if (vrh->packed)
+		return vringh_packed_complete(vrh, &vringh_user_access, used,
+					      num_used);
 	return vringh_split_complete(vrh, &vringh_user_access, used, num_used);
 }
 EXPORT_SYMBOL(vringh_complete_multi_user);
@@ -1008,12 +1743,16 @@ EXPORT_SYMBOL(vringh_complete_multi_user);
  *
  * With event indices, says whether the used index passed the guest's
  * used_event since the previous call; without, whether the guest left
- * VRING_AVAIL_F_NO_INTERRUPT clear.
+ * VRING_AVAIL_F_NO_INTERRUPT clear.  On a packed ring, whether anything was
+ * completed since the previous call and the driver event suppression
+ * structure asks for it (see linux/vringh.h).
  *
  * Return: 1 to notify, 0 not to, or -EFAULT if the ring cannot be read.
  */
 int vringh_need_notify_user(struct vringh *vrh)
 {
+	if (vrh->packed)
+		return vringh_packed_need_notify(vrh, &vringh_user_access);
 	return vringh_split_need_notify(vrh, &vringh_user_access);
 }
 EXPORT_SYMBOL(vringh_need_notify_user);
@@ -1031,6 +1770,8 @@ EXPORT_SYMBOL(vringh_need_notify_user);
  */
 bool vringh_notify_enable_user(struct vringh *vrh)
 {
+	if (vrh->packed)
+		return vringh_packed_notify_enable(vrh, &vringh_user_access);
 	return vringh_split_notify_enable(vrh, &vringh_user_access);
 }
 EXPORT_SYMBOL(vringh_notify_enable_user);
@@ -1041,10 +1782,15 @@ EXPORT_SYMBOL(vringh_notify_enable_user);
  *
  * The normal state while the device is busy.  Without event indices this
  * sets VRING_USED_F_NO_NOTIFY; with them nothing needs doing, as the guest
- * kicks only when it reaches the avail_event we last published.
+ * kicks only when it reaches the avail_event we last published.  A packed
+ * ring's device event flags say DISABLE, with event indices or without.
  */
 void vringh_notify_disable_user(struct vringh *vrh)
 {
+	if (vrh->packed) {
+		vringh_packed_notify_disable(vrh, &vringh_user_access);
+		return;
+	}
 	vringh_split_notify_disable(vrh, &vringh_user_access);
 }
 EXPORT_SYMBOL(vringh_notify_disable_user);
@@ -1078,6 +1824,29 @@ int vringh_init_kern(struct vringh *vrh, u64 features,
 }
 EXPORT_SYMBOL(vringh_init_kern);
 
+/* Documented in linux/vringh.h, with the packed ring's rules. */
+int vringh_init_packed_kern(struct vringh *vrh, u64 features,
+			    unsigned int num, bool weak_barriers,
+			    struct vring_packed_desc *desc,
+			    struct vring_packed_desc_event *driver,
+			    struct vring_packed_desc_event *device)
+{
+	return vringh_init_packed(vrh, features, num, weak_barriers,
+				  desc, driver, device);
+}
+EXPORT_SYMBOL(vringh_init_packed_kern);
+
+/* Documented in linux/vringh.h. */
+void vringh_cleanup(struct vringh *vrh)
+{
+	if (!vrh->packed)
+		return;
+	kfree(vrh->packed_descs);
+	vrh->packed_descs = NULL;
+	vrh->packed_taken = NULL;
+}
+EXPORT_SYMBOL(vringh_cleanup);
+
 /**
  * vringh_kiov_advance - skip bytes of a kiov without copying them
  * @kiov: the kiov from vringh_getdesc_kern()
@@ -1099,7 +1868,8 @@ EXPORT_SYMBOL(vringh_kiov_advance);
  * @vrh: the ring
  * @riov: filled with the device-readable parts (NULL: none expected)
  * @wiov: filled with the device-writable parts (NULL: none expected)
- * @head: set to the buffer's head, for vringh_complete_kern()
+ * @head: set to the buffer's head (packed: its buffer id), for
+ *	  vringh_complete_kern()
  * @gfp: how to allocate if @riov or @wiov must grow
  *
  * As vringh_getdesc_user(), except that descriptor addresses are kernel
@@ -1115,6 +1885,9 @@ int vringh_getdesc_kern(struct vringh *vrh,
 			u16 *head,
 			gfp_t gfp)
 {
+	if (vrh->packed)
+		return vringh_packed_getdesc(vrh, &vringh_kern_access, riov,
+					     wiov, NULL, gfp, head);
 	return vringh_split_getdesc(vrh, &vringh_kern_access, riov, wiov,
 				    NULL, gfp, head);
 }
@@ -1157,10 +1930,15 @@ EXPORT_SYMBOL(vringh_iov_push_kern);
  * @vrh: the ring
  * @num: how many vringh_getdesc_kern() calls to undo
  *
- * The next vringh_getdesc_kern() returns the first of them again.
+ * The next vringh_getdesc_kern() returns the first of them again.  As
+ * vringh_abandon_user() on a packed ring.
  */
 void vringh_abandon_kern(struct vringh *vrh, unsigned int num)
 {
+	if (vrh->packed) {
+		vringh_packed_abandon(vrh, num);
+		return;
+	}
 	vrh->last_avail_idx -= num;
 }
 EXPORT_SYMBOL(vringh_abandon_kern);
@@ -1173,10 +1951,14 @@ EXPORT_SYMBOL(vringh_abandon_kern);
  *
  * Call vringh_need_notify_kern() afterwards.
  *
- * Return: 0.
+ * Return: 0, or -EINVAL (packed) if @head is not a buffer id taken and not
+ * yet completed.
  */
 int vringh_complete_kern(struct vringh *vrh, u16 head, u32 len)
 {
+	if (vrh->packed)
+		return vringh_packed_complete_one(vrh, &vringh_kern_access,
+						  head, len);
 	return vringh_split_complete_one(vrh, &vringh_kern_access, head, len);
 }
 EXPORT_SYMBOL(vringh_complete_kern);
@@ -1192,6 +1974,8 @@ EXPORT_SYMBOL(vringh_complete_kern);
  */
 bool vringh_notify_enable_kern(struct vringh *vrh)
 {
+	if (vrh->packed)
+		return vringh_packed_notify_enable(vrh, &vringh_kern_access);
 	return vringh_split_notify_enable(vrh, &vringh_kern_access);
 }
 EXPORT_SYMBOL(vringh_notify_enable_kern);
@@ -1204,6 +1988,10 @@ EXPORT_SYMBOL(vringh_notify_enable_kern);
  */
 void vringh_notify_disable_kern(struct vringh *vrh)
 {
+	if (vrh->packed) {
+		vringh_packed_notify_disable(vrh, &vringh_kern_access);
+		return;
+	}
 	vringh_split_notify_disable(vrh, &vringh_kern_access);
 }
 EXPORT_SYMBOL(vringh_notify_disable_kern);
@@ -1218,9 +2006,11 @@ EXPORT_SYMBOL(vringh_notify_disable_kern);
  */
 int vringh_need_notify_kern(struct vringh *vrh)
 {
+	if (vrh->packed)
+		return vringh_packed_need_notify(vrh, &vringh_kern_access);
 	return vringh_split_need_notify(vrh, &vringh_kern_access);
 }
 EXPORT_SYMBOL(vringh_need_notify_kern);
 
-MODULE_DESCRIPTION("Device side of the virtio split ring");
+MODULE_DESCRIPTION("Device side of the virtio split and packed rings");
 MODULE_LICENSE("GPL");

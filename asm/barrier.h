@@ -41,11 +41,46 @@
 #endif
 
 #ifdef __ONCE_TSAN
-/* ThreadSanitizer understands C11 fences, not inline assembly. */
+/*
+ * ThreadSanitizer sees neither inline assembly nor stand-alone fences (gcc
+ * refuses __atomic_thread_fence under -fsanitize=thread: -Wtsan).  A full
+ * barrier becomes a sequentially consistent read-modify-write of one
+ * shared dummy word: a locked instruction on x86, which is a full fence
+ * there; on arm64 the real dmb follows, as the RMW alone does not order a
+ * store before it with a load after it.  TSan models the RMWs (they form
+ * one total order, as SC fences do); the read and write barriers stay
+ * what they are on x86, where READ_ONCE/WRITE_ONCE already carry
+ * acquire/release for TSan (linux/compiler.h).
+ */
+extern int __rig_tsan_mb_word;
+int __rig_tsan_mb_word __attribute__((weak));
+
+static inline void __rig_tsan_full_barrier(void)
+{
+	__atomic_fetch_add(&__rig_tsan_mb_word, 0, __ATOMIC_SEQ_CST);
+#if defined(__aarch64__)
+	__asm__ __volatile__("dmb ish" ::: "memory");
+#endif
+}
+
 #undef virt_mb
 #undef mb
-#define virt_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#undef rmb
+#undef wmb
+#define virt_mb()	__rig_tsan_full_barrier()
+#define mb()		__rig_tsan_full_barrier()
+#define rmb()		__rig_tsan_full_barrier()
+#define wmb()		__rig_tsan_full_barrier()
+#if !defined(__x86_64__) && !defined(__i386__)
+#undef virt_rmb
+#undef virt_wmb
+#undef dma_rmb
+#undef dma_wmb
+#define virt_rmb()	__rig_tsan_full_barrier()
+#define virt_wmb()	__rig_tsan_full_barrier()
+#define dma_rmb()	__rig_tsan_full_barrier()
+#define dma_wmb()	__rig_tsan_full_barrier()
+#endif
 #endif
 
 #define virt_store_mb(var, value) \

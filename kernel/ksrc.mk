@@ -133,31 +133,32 @@ HOST_OBJS := ksrc/vringh.o
 endif
 IMPL_DEFS := -DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"'
 
-# What this folder was configured with; rewritten only when it changes, so
-# pointing an existing folder at another tree or pairing rebuilds what
-# depends on it.
-rig-config := KSRC=$(KSRC) GUEST=$(GUEST) HOST=$(HOST)
-rig-write-if-changed = mkdir -p $(dir $(1)) && printf '%b' '$(2)' > $(1).tmp && \
-	{ cmp -s $(1).tmp $(1) && rm -f $(1).tmp || mv -f $(1).tmp $(1); }
-$(shell $(call rig-write-if-changed,.rig-config,$(rig-config)\n))
+# What this folder was built with.  It is rewritten only when it changes,
+# and every object depends on it (RIG_CONFIG), so pointing an existing
+# folder at another tree, pairing, compiler or CFLAGS rebuilds everything.
+RIG_CONFIG := .rig-config
+$(file >$(RIG_CONFIG).tmp,KSRC=$(KSRC) GUEST=$(GUEST) HOST=$(HOST) CC=$(CC) CFLAGS=$(CFLAGS))
+$(shell cmp -s $(RIG_CONFIG).tmp $(RIG_CONFIG) && rm -f $(RIG_CONFIG).tmp || mv -f $(RIG_CONFIG).tmp $(RIG_CONFIG))
 
-# The kernel's API header for a side it implements (linux/virtio_ring.h for
-# the guest, linux/vringh.h for the host) replaces ours for the whole
-# program, so the program, both ring objects and the header's inline
-# helpers agree on every structure.  Each is reached through a generated
-# wrapper (kernel/ksrc-header.sh) that applies the kernel's warning set to
-# the kernel's header.
-ksrc-headers := $(if $(filter kernel,$(GUEST)),virtio_ring.h) \
+# The kernel's API headers for a side it implements (linux/virtio.h and
+# linux/virtio_ring.h for the guest, linux/vringh.h for the host) replace
+# ours for the whole program, so the program, both ring objects and the
+# headers' inline helpers agree on every structure and prototype (these
+# change between kernel versions: const arguments, fields moving).  The
+# rest (linux/virtio_config.h, the uapi ring layout, every other header)
+# stays ours.  Each is reached through a generated wrapper
+# (kernel/ksrc-header.sh) that applies the kernel's warning set to it.
+ksrc-headers := $(if $(filter kernel,$(GUEST)),virtio.h virtio_ring.h) \
 		$(if $(filter kernel,$(HOST)),vringh.h)
-$(foreach h,$(filter-out $(ksrc-headers),virtio_ring.h vringh.h),\
+$(foreach h,$(filter-out $(ksrc-headers),virtio.h virtio_ring.h vringh.h),\
 	$(shell rm -f ksrc/include/linux/$(h)))
 $(foreach h,$(ksrc-headers),\
 	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(h)))
 RIG_INCLUDES := $(if $(strip $(ksrc-headers)),-Iksrc/include)
 
-# The kernel's files are built with the kernel's own warnings: -Wall, and
-# of -Wextra only what the kernel enables (it turns off the rest, and gcc's
-# -Wmaybe-uninitialized, which has false positives on its code).  Code
+# The kernel's files are built with -Wall -Wextra -Werror less what the
+# kernel's own build leaves off: the -Wextra warnings it does not enable,
+# and gcc's -Wmaybe-uninitialized (false positives on its code).  Code
 # generation flags are $(ALL_CFLAGS), exactly as for the rig's ring code.
 ksrc-cc-warning = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo $(2))
 KSRC_WARN := -Wno-unused-parameter -Wno-sign-compare \
@@ -169,15 +170,13 @@ define ksrc-compile
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $<
 endef
-ksrc/virtio_ring.o: $(KSRC)/drivers/virtio/virtio_ring.c .rig-config
+ksrc/virtio_ring.o: $(KSRC)/drivers/virtio/virtio_ring.c $(RIG_CONFIG)
 	$(ksrc-compile)
-ksrc/vringh.o: $(KSRC)/drivers/vhost/vringh.c .rig-config
+ksrc/vringh.o: $(KSRC)/drivers/vhost/vringh.c $(RIG_CONFIG)
 	$(ksrc-compile)
-
-harness.o: .rig-config
 
 rig-clean-ksrc:
-	$(Q)rm -rf ksrc .rig-config
+	$(Q)rm -rf ksrc $(RIG_CONFIG)
 clean: rig-clean-ksrc
 .PHONY: rig-clean-ksrc
 

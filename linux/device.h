@@ -1,13 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A device is only a parent pointer and a name to print with messages. */
+/*
+ * A device is only a parent pointer and a name to print with messages; a
+ * driver only a name.
+ */
 #ifndef _LINUX_DEVICE_H
 #define _LINUX_DEVICE_H
 
+#include <linux/list.h>
 #include <linux/printk.h>
+
+struct module;
 
 struct device {
 	void *parent;
 	const char *init_name;
+};
+
+/* What a bus matches devices against; only named here. */
+struct device_driver {
+	const char *name;
+	struct module *owner;
 };
 
 #define dev_name(dev)	((dev)->init_name ? (dev)->init_name : "virtio")

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <linux/compiler.h>
 
 #define KERN_ERR	""
@@ -13,9 +14,15 @@
 #define KERN_INFO	""
 #define KERN_DEBUG	""
 
+/* A kernel printk call ends its log record: end the line if fmt did not. */
 static inline __printf(1, 0) int vprintk(const char *fmt, va_list args)
 {
-	return vfprintf(stderr, fmt, args);
+	size_t n = strlen(fmt);
+	int ret = vfprintf(stderr, fmt, args);
+
+	if (n == 0 || fmt[n - 1] != '\n')
+		ret += fputc('\n', stderr) != EOF;
+	return ret;
 }
 
 #define printk(fmt, ...)	fprintf(stderr, fmt, ##__VA_ARGS__)

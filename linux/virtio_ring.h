@@ -83,6 +83,28 @@ struct virtqueue *vring_new_virtqueue(unsigned int index,
 				      void (*callback)(struct virtqueue *vq),
 				      const char *name);
 
+/*
+ * A rig extension, not in Linux: a packed virtqueue on ring memory the
+ * caller owns (Linux's vring_new_virtqueue() is split-only), so that a
+ * device thread or process can share the ring.  Lay the memory out with
+ * vring_packed_init() or pass the three parts separately.  In a kernel
+ * tree, packed queues come only from vring_create_virtqueue(); programs
+ * test "#ifdef vring_new_virtqueue_packed" for this one.
+ */
+struct virtqueue *
+vring_new_virtqueue_packed(unsigned int index,
+			   unsigned int num,
+			   struct virtio_device *vdev,
+			   bool weak_barriers,
+			   bool ctx,
+			   struct vring_packed_desc *desc,
+			   struct vring_packed_desc_event *driver,
+			   struct vring_packed_desc_event *device,
+			   bool (*notify)(struct virtqueue *vq),
+			   void (*callback)(struct virtqueue *vq),
+			   const char *name);
+#define vring_new_virtqueue_packed vring_new_virtqueue_packed
+
 void vring_del_virtqueue(struct virtqueue *vq);
 
 void vring_transport_features(struct virtio_device *vdev);

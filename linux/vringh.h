@@ -18,18 +18,46 @@
 #include <asm/barrier.h>
 
 /**
- * struct vringh - the device's view of one split ring.
- * @little_endian: VERSION_1 ring (fields little endian)
+ * struct vringh - the device's view of one ring, split or packed.
+ * @little_endian: VERSION_1 ring (fields little endian); always set for
+ *	a packed ring, which exists only in virtio 1.x
  * @event_indices: EVENT_IDX negotiated
  * @weak_barriers: the driver is another CPU, not hardware
  * @use_va: (IOTLB only) addresses are virtual
- * @last_avail_idx: next avail ring slot to read
- * @last_used_idx: next used ring slot to write
- * @completed: buffers completed since the last need_notify
- * @vring: the ring (pointers may be "user" pointers)
+ * @last_avail_idx: split: next avail ring slot to read (free running);
+ *	packed: offset in the descriptor ring of the next descriptor to read
+ * @last_used_idx: split: next used ring slot to write, as of the last
+ *	need_notify; packed: offset of the next used descriptor to write
+ * @completed: split: buffers completed since the last need_notify;
+ *	packed: ring positions the used offset moved by since then (at most
+ *	twice the ring size: past that the count stops)
+ * @vring: split: the ring (pointers may be "user" pointers); packed: only
+ *	@vring.num is set, so that vring.num is the ring size in both layouts
  * @iotlb: (IOTLB only) translation table
  * @iotlb_lock: (IOTLB only) guards @iotlb
  * @notify: how to notify the guest of used buffers
+ * @packed: the ring has the packed layout (vringh_init_packed_user() or
+ *	vringh_init_packed_kern()); every entry point below dispatches on it
+ * @avail_wrap_counter: (packed) the driver's wrap counter (virtio 2.8.1)
+ *	for the descriptor at @last_avail_idx: it is available when its
+ *	AVAIL flag equals this and its USED flag does not
+ * @used_wrap_counter: (packed) the device's wrap counter for the used
+ *	descriptor at @last_used_idx: written with AVAIL = USED = this
+ * @vring_packed: (packed) the descriptor ring and the driver and device
+ *	event suppression structures (pointers may be "user" pointers)
+ * @packed_descs: (packed) per buffer id, how many ring descriptors the
+ *	buffer took when it was taken, 0 while the id is not taken: what
+ *	complete needs to skip the used offset past it (2.8.6)
+ * @packed_taken: (packed) the ids in the order they were taken, a ring of
+ *	vring.num entries, newest before @packed_take_idx: what abandon undoes
+ * @packed_take_idx: (packed) where the next taken id goes in @packed_taken
+ *
+ * A device that takes a packed buffer without vringh_getdesc_*() (reading
+ * only the flags and the id of its descriptors, as vringh_test
+ * --fast-vringh does) moves @last_avail_idx and @avail_wrap_counter past it
+ * and sets @packed_descs[id] to its descriptor count; vringh_complete_*()
+ * then returns it as usual.  vringh_abandon_*() cannot give such a buffer
+ * back: it is not in @packed_taken.
  */
 struct vringh {
 	bool little_endian;
@@ -43,6 +71,15 @@ struct vringh {
 	struct vhost_iotlb *iotlb;
 	spinlock_t *iotlb_lock;
 	void (*notify)(struct vringh *vrh);
+
+	/* The packed layout: not in Linux 6.12, whose vringh is split only. */
+	bool packed;
+	bool avail_wrap_counter;
+	bool used_wrap_counter;
+	struct vring_packed vring_packed;
+	u32 *packed_descs;
+	u16 *packed_taken;
+	unsigned int packed_take_idx;
 };
 
 struct virtio_device;
@@ -93,12 +130,92 @@ struct vringh_kiov {
 /* Set in max_num when vringh owns (and must free) the iov array. */
 #define VRINGH_IOV_ALLOCATED 0x8000000
 
+/**
+ * DOC: split and packed rings
+ *
+ * A vringh serves either layout.  Only setting it up differs:
+ * vringh_init_user() and vringh_init_kern() for a split ring (virtio 2.7),
+ * vringh_init_packed_user() and vringh_init_packed_kern() for a packed one
+ * (2.8).  Every other entry point (getdesc, iov pull and push, complete,
+ * complete_multi, abandon, notify_enable, notify_disable, need_notify) is
+ * the same function for both, dispatching on &vringh.packed, with the same
+ * return values; and vringh_cleanup() releases what a packed init
+ * allocated.  What the entry points mean on a packed ring:
+ *
+ * - getdesc takes the next descriptor list in ring order, if the driver
+ *   made it available in the current lap (AVAIL = the driver's wrap counter,
+ *   USED = its inverse), and sets *head to the list's *buffer id*: the id
+ *   field of its last descriptor (2.8.6).  A list is either direct
+ *   descriptors chained with NEXT, or one lone INDIRECT descriptor whose
+ *   table entries follow each other (2.8.7).
+ * - complete(head = buffer id) writes one used descriptor at the device's
+ *   used offset (id, len, flags AVAIL = USED = the device's wrap counter,
+ *   WRITE if len > 0), then moves the used offset on by the number of
+ *   descriptors that buffer took, whatever order buffers complete in: the
+ *   driver skips by the same count, which it keeps per id (2.8.6, 2.8.12).
+ *   complete_multi writes several, and marks the first used only after the
+ *   others (2.8.9, 2.8.21).  The used_elem ids are buffer ids, little
+ *   endian (cpu_to_vringh32() does that for a packed vringh).
+ * - abandon(n) gives back the last n buffers taken, which must not have
+ *   been completed.
+ * - notify_enable and notify_disable write the device event suppression
+ *   structure: ENABLE, or with EVENT_IDX, DESC at the next descriptor the
+ *   device will read; DISABLE.  need_notify reads the driver's: DISABLE,
+ *   ENABLE (notify if anything was completed since the last call) or, with
+ *   EVENT_IDX, DESC: notify if the used offset passed the driver's
+ *   off_wrap since the last call (positions compared modulo twice the ring
+ *   size, the wrap counter telling the laps apart).
+ *
+ * A packed ring refuses what the split one refuses: a buffer id not below
+ * the ring size or already taken and not completed; a list longer than
+ * the ring, or longer than the descriptors the device does not hold
+ * (-ELOOP, -EINVAL); INDIRECT together with NEXT or after a NEXT
+ * descriptor, INDIRECT inside a table, a table of 0 bytes, of a size not
+ * a multiple of 16 or of more entries than the ring (-EINVAL); a list
+ * descriptor, or a first descriptor, whose AVAIL/USED flags do not fit the
+ * lap (-EINVAL); addresses that getrange refuses or that wrap past 2^64
+ * (-EINVAL); a device-readable buffer after a device-writable one
+ * (-EINVAL); and a buffer in a direction the caller gave no iov for
+ * (-EPROTO).  Each refusal prints one line saying what and where, and
+ * leaves the ring where it was.
+ */
+
 /* Userspace-pointer rings. */
 int vringh_init_user(struct vringh *vrh, u64 features,
 		     unsigned int num, bool weak_barriers,
 		     vring_desc_t __user *desc,
 		     vring_avail_t __user *avail,
 		     vring_used_t __user *used);
+
+/**
+ * vringh_init_packed_user - set up a vringh for a packed ring in user memory
+ * @vrh: the vringh to set up
+ * @features: the negotiated feature bits
+ * @num: the ring size: any from 1 to 32768 (2.8)
+ * @weak_barriers: true if the guest is another CPU, not a device
+ * @desc: the descriptor ring (user address)
+ * @driver: the driver event suppression structure (user address), which
+ *	the device only reads
+ * @device: the device event suppression structure (user address), which
+ *	the device writes
+ *
+ * VIRTIO_RING_F_EVENT_IDX in @features allows DESC event suppression in
+ * both directions.  A packed ring is little endian: VIRTIO_F_VERSION_1 is
+ * implied (the packed layout exists only in virtio 1.x).  The ring is
+ * expected fresh (zeroed by the driver), with both wrap counters at 1.
+ * The ring pointers are not checked here: every later access is.  Release
+ * the vringh with vringh_cleanup().
+ *
+ * Return: 0, -EINVAL if @num is 0 or above 32768, or -ENOMEM if the
+ * per-buffer state (6 bytes per ring entry) cannot be allocated.
+ */
+int vringh_init_packed_user(struct vringh *vrh, u64 features,
+			    unsigned int num, bool weak_barriers,
+			    struct vring_packed_desc __user *desc,
+			    struct vring_packed_desc_event __user *driver,
+			    struct vring_packed_desc_event __user *device);
+/* Not in Linux: programs test "#ifdef vringh_init_packed_user". */
+#define vringh_init_packed_user vringh_init_packed_user
 
 static inline void vringh_iov_init(struct vringh_iov *iov,
 				   struct iovec *iovec, unsigned int num)
@@ -110,11 +227,18 @@ static inline void vringh_iov_init(struct vringh_iov *iov,
 	iov->iov = iovec;
 }
 
-/* Rewind to the start, so the same descriptors can be read again. */
+/*
+ * Rewind to the start, so the same descriptors can be read again.  Only a
+ * partly consumed iov[i] needs mending: when none is (empty or wholly
+ * consumed iov), i may equal used and even the array's size.
+ */
 static inline void vringh_iov_reset(struct vringh_iov *iov)
 {
-	iov->iov[iov->i].iov_len += iov->consumed;
-	iov->iov[iov->i].iov_base = (char *)iov->iov[iov->i].iov_base - iov->consumed;
+	if (iov->consumed) {
+		iov->iov[iov->i].iov_len += iov->consumed;
+		iov->iov[iov->i].iov_base = (char *)iov->iov[iov->i].iov_base -
+					    iov->consumed;
+	}
 	iov->consumed = 0;
 	iov->i = 0;
 }
@@ -159,6 +283,37 @@ int vringh_init_kern(struct vringh *vrh, u64 features,
 		     struct vring_avail *avail,
 		     struct vring_used *used);
 
+/**
+ * vringh_init_packed_kern - set up a vringh for a packed ring in kernel memory
+ * @vrh: the vringh to set up
+ * @features: the negotiated feature bits
+ * @num: the ring size: any from 1 to 32768
+ * @weak_barriers: true if the guest is another CPU, not a device
+ * @desc: the descriptor ring
+ * @driver: the driver event suppression structure
+ * @device: the device event suppression structure
+ *
+ * As vringh_init_packed_user(), for a ring whose descriptors hold kernel
+ * pointers.  Release the vringh with vringh_cleanup().
+ *
+ * Return: 0, -EINVAL if @num is 0 or above 32768, or -ENOMEM.
+ */
+int vringh_init_packed_kern(struct vringh *vrh, u64 features,
+			    unsigned int num, bool weak_barriers,
+			    struct vring_packed_desc *desc,
+			    struct vring_packed_desc_event *driver,
+			    struct vring_packed_desc_event *device);
+
+/**
+ * vringh_cleanup - release what setting up a vringh allocated
+ * @vrh: the vringh, split or packed
+ *
+ * A packed vringh keeps per-buffer state; a split one keeps none, so this
+ * does nothing for it.  Safe to call twice.  Buffers still taken are
+ * forgotten: call it once the ring is no longer served.
+ */
+void vringh_cleanup(struct vringh *vrh);
+
 static inline void vringh_kiov_init(struct vringh_kiov *kiov,
 				    struct kvec *kvec, unsigned int num)
 {
@@ -171,8 +326,11 @@ static inline void vringh_kiov_init(struct vringh_kiov *kiov,
 
 static inline void vringh_kiov_reset(struct vringh_kiov *kiov)
 {
-	kiov->iov[kiov->i].iov_len += kiov->consumed;
-	kiov->iov[kiov->i].iov_base = (char *)kiov->iov[kiov->i].iov_base - kiov->consumed;
+	if (kiov->consumed) {	/* see vringh_iov_reset() */
+		kiov->iov[kiov->i].iov_len += kiov->consumed;
+		kiov->iov[kiov->i].iov_base = (char *)kiov->iov[kiov->i].iov_base -
+					      kiov->consumed;
+	}
 	kiov->consumed = 0;
 	kiov->i = 0;
 }

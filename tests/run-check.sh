@@ -6,6 +6,7 @@
 # Exit status is non-zero if anything failed.
 #
 # Usage: tests/run-check.sh [BUILD_DIR]   (default: the top-level build)
+#        tests/run-check.sh --ksrc BUILD_DIR...   (kernel-tree pairings)
 set -u
 cd "$(dirname "$0")/.."
 B=${1:-.}
@@ -15,11 +16,15 @@ LOG=$(mktemp -d "${TMPDIR:-/tmp}/rig-check.XXXXXX")
 trap 'rm -rf "$LOG"' EXIT
 passed=0 failed=0 skipped=0
 
-pass() { echo "PASS: $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $1"; failed=$((failed + 1)); }
-skip() { echo "SKIP: $1: $2"; skipped=$((skipped + 1)); }
+# PREFIX names the build under test when several are checked (--ksrc).
+PREFIX=
+pass() { echo "PASS: $PREFIX$1"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $PREFIX$1"; failed=$((failed + 1)); }
+skip() { echo "SKIP: $PREFIX$1: $2"; skipped=$((skipped + 1)); }
 
 # run NAME EXPECTED_STATUS CMD...: the command must exit with that status.
+# Exit 77 is a SKIP: the ring code under test lacks the feature, and the
+# program said why on the first line of its output.
 run() {
 	local name=$1 want=$2 rc
 	shift 2
@@ -27,6 +32,8 @@ run() {
 	rc=$?
 	if [ "$rc" -eq "$want" ]; then
 		pass "$name"
+	elif [ "$rc" -eq 77 ]; then
+		skip "$name" "$(cat "$LOG/out" "$LOG/err" | head -n 1)"
 	else
 		fail "$name"
 		echo "  command: $* (exit $rc, wanted $want)" >&2
@@ -188,14 +195,259 @@ valgrind_single() {
 	done
 }
 
-vringh_test_matrix
-virtio_test_matrix
-vringh_test_output
-usage_errors
-hostile
-[ -x tests/stats/run.sh ] && [ -x "$B/stats" ] && suite tests/stats/run.sh "$B/stats"
-[ -x tests/bench/run.sh ] && suite tests/bench/run.sh "$B"
-valgrind_single
+# ---- Hostile rings (issue 6): sanitizer and valgrind modes, allocation-
+# failure sweeps, short fuzz runs.  RIG_CHECK_MODE (make check-asan,
+# check-ubsan, check-tsan, check-valgrind set it) says how BUILD_DIR was
+# built; without it vringh_test --version tells.
+check_mode() {
+	if [ -n "${RIG_CHECK_MODE:-}" ]; then
+		echo "$RIG_CHECK_MODE"
+		return
+	fi
+	case $("$B/vringh_test" --version 2>/dev/null) in
+	*-fsanitize=*thread*) echo tsan ;;
+	*-fsanitize=*address*) echo asan ;;
+	*-fsanitize=*undefined*) echo ubsan ;;
+	*) echo plain ;;
+	esac
+}
+
+VALGRIND=(valgrind -q --error-exitcode=99 --leak-check=full
+	  --errors-for-leak-kinds=definite,indirect,possible)
+
+# Every allocation of each scenario fails in turn (tests/allocfail.c).
+allocfail() {
+	local s
+	if [ ! -x "$B/tests/allocfail" ]; then
+		fail "allocfail: $B/tests/allocfail not built"
+		return
+	fi
+	for s in $("$B/tests/allocfail" --list); do
+		run "${1:+$1 }allocfail $s" 0 ${1:+"${VALGRIND[@]}"} \
+			"$B/tests/allocfail" "$s"
+	done
+}
+
+# make check-valgrind: the single-threaded programs and cases, leak-checked.
+valgrind_matrix() {
+	local o c
+	if ! command -v valgrind >/dev/null; then
+		fail "valgrind: not installed (apt-get install valgrind)"
+		return
+	fi
+	while IFS= read -r o; do
+		# shellcheck disable=SC2086
+		run "valgrind vringh_test $o" 0 "${VALGRIND[@]}" "$B/vringh_test" $o
+	done < <(combos)
+	for c in $("$B/tests/hostile" --list); do
+		run "valgrind hostile $c" 0 "${VALGRIND[@]}" "$B/tests/hostile" "$c"
+	done
+	allocfail valgrind
+}
+
+# Each fuzz target replays its corpus, then fuzzes a fixed number of runs
+# from a fixed seed (fuzz/run.sh --check); built by the top-level make check.
+FUZZ_DIR=${FUZZ_DIR:-build-fuzz}
+fuzz_short() {
+	local t
+	if [ "$B" != . ]; then
+		skip "fuzz targets" "the top-level make check runs them"
+		return
+	fi
+	for t in $(fuzz/run.sh --list); do
+		if [ ! -x "$FUZZ_DIR/fuzz/$t" ]; then
+			fail "fuzz $t: not built: needs clang with libFuzzer (apt-get install clang libclang-rt-14-dev)"
+			continue
+		fi
+		run "fuzz $t: corpus + ${FUZZ_CHECK_RUNS:-200000} runs, seed 1" 0 \
+			fuzz/run.sh --check "$FUZZ_DIR" "$t"
+	done
+}
+
+# ---- Packed rings (issue 7) ----
+# A packed ring exists only in virtio 1.x: --packed implies --virtio-1, so
+# its matrix is the 8 combinations of the three other ring options.  With
+# the kernel's vringh (no packed ring) the programs exit 77: SKIPs.
+packed_combos() {
+	local i s
+	for ((i = 0; i < 8; i++)); do
+		s="--packed"
+		((i & 1)) && s+=" --indirect"
+		((i & 2)) && s+=" --eventidx"
+		((i & 4)) && s+=" --slow-range"
+		echo "$s"
+	done
+}
+
+packed_vringh_test_matrix() {
+	local o rc
+	while IFS= read -r o; do
+		# shellcheck disable=SC2086
+		run "vringh_test $o" 0 "$B/vringh_test" $o
+	done < <(packed_combos)
+	while IFS= read -r o; do
+		# shellcheck disable=SC2086
+		run "vringh_test --parallel --xfers=$PARALLEL_XFERS $o" 0 \
+			"$B/vringh_test" --parallel --xfers="$PARALLEL_XFERS" $o
+	done < <(packed_combos)
+	for o in "" "--indirect" "--eventidx" "--indirect --eventidx"; do
+		# shellcheck disable=SC2086
+		run "vringh_test --packed --parallel --fast-vringh --xfers=$PARALLEL_XFERS${o:+ $o}" 0 \
+			"$B/vringh_test" --packed --parallel --fast-vringh \
+			--xfers="$PARALLEL_XFERS" $o
+	done
+	"$B/vringh_test" --packed --indirect --eventidx --parallel --xfers=100000 \
+		>"$LOG/out" 2>"$LOG/err"
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		skip "vringh_test --packed --parallel output lines" "$(head -n 1 "$LOG/out")"
+	elif [ $rc -eq 0 ] && [ "$(wc -l <"$LOG/out")" -eq 3 ] &&
+	     grep -Eq '^Guest: notified [0-9]+, pinged [0-9]+$' "$LOG/out" &&
+	     grep -Eq '^Host: notified [0-9]+, pinged [0-9]+$' "$LOG/out"; then
+		pass "vringh_test --packed --parallel output lines"
+	else
+		fail "vringh_test --packed --parallel output lines"
+		cat "$LOG/out" "$LOG/err" >&2
+	fi
+}
+
+# virtio_test --packed: the option combinations that make sense (virtio-1
+# is implied), the misbehaving devices, and the one option it refuses.
+packed_virtio_test_matrix() {
+	local n=${VIRTIO_TEST_BUFS:-0x4000} o bug name rc
+	for o in "" "--no-event-idx" "--no-indirect" "--delayed-interrupt" \
+		 "--reset" "--reset=4" "--batch=random" "--batch=random --reset" \
+		 "--batch=random --delayed-interrupt" \
+		 "--batch=256 --no-event-idx --reset=4" \
+		 "--batch=random --reset --no-event-idx --no-indirect --delayed-interrupt"; do
+		# shellcheck disable=SC2086
+		run "virtio_test --packed --buf-num=$n${o:+ $o}" 0 \
+			"$B/virtio_test" --packed --buf-num="$n" $o
+	done
+	for bug in wrong-id long-len; do
+		for o in "" "--batch=random --reset"; do
+			name="virtio_test --packed --device-bug=$bug${o:+ $o}"
+			# shellcheck disable=SC2086
+			timeout "$TIMEOUT" "$B/virtio_test" --packed --buf-num="$n" \
+				--device-bug=$bug $o >"$LOG/out" 2>"$LOG/err"
+			rc=$?
+			if [ $rc -eq 1 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
+				pass "$name"
+			elif [ $rc -eq 77 ]; then
+				skip "$name" "$(head -n 1 "$LOG/out")"
+			else
+				fail "$name"
+				tail -n 5 "$LOG/err" >&2
+			fi
+		done
+	done
+	"$B/virtio_test" --packed --no-virtio-1 >"$LOG/out" 2>"$LOG/err"
+	if [ $? -eq 1 ] && grep -q '^Usage: virtio_test' "$LOG/err" && [ ! -s "$LOG/out" ]; then
+		pass "usage error: virtio_test --packed --no-virtio-1"
+	else
+		fail "usage error: virtio_test --packed --no-virtio-1"
+	fi
+}
+
+# vring_bench --packed plays a packed device itself: 70000 buffers (more
+# than two laps of every ring here), sizes that are no power of 2 too.
+packed_vring_bench() {
+	local o
+	for o in "" "--no-indirect" "--no-eventidx" "--no-indirect --no-eventidx" \
+		 "--in" "--in --no-indirect --no-eventidx" "--mixed --no-indirect" \
+		 "--ring-size 1 --sg 1" "--ring-size 3 --sg 2 --no-indirect" \
+		 "--ring-size 100 --sg 7 --no-indirect --mixed" \
+		 "--ring-size 256 --sg 256" "--ring-size 32768 --sg 1"; do
+		# shellcheck disable=SC2086
+		if "$B/vring_bench" --packed $o 70000 >"$LOG/out" 2>"$LOG/err" &&
+		   [ "$(sed -n 2p "$LOG/out")" = "70000 returned" ] && [ ! -s "$LOG/err" ]; then
+			pass "vring_bench --packed${o:+ $o} 70000"
+		else
+			fail "vring_bench --packed${o:+ $o} 70000"
+			cat "$LOG/out" "$LOG/err" >&2
+		fi
+	done
+}
+
+# valgrind on the single-threaded packed scenarios: every combination in a
+# valgrind build (make check-valgrind), two in a plain one.
+packed_valgrind() {
+	local o
+	if ! command -v valgrind >/dev/null; then
+		skip "valgrind vringh_test --packed" "valgrind is not installed"
+		return
+	fi
+	while IFS= read -r o; do
+		if [ "$(check_mode)" != valgrind ] &&
+		   [ "$o" != "--packed --indirect --eventidx" ] &&
+		   [ "$o" != "--packed --slow-range" ]; then
+			continue
+		fi
+		# shellcheck disable=SC2086
+		run "valgrind vringh_test $o" 0 valgrind -q --error-exitcode=99 \
+			--leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+			"$B/vringh_test" $o
+	done < <(packed_combos)
+}
+
+packed_matrix() {
+	packed_vringh_test_matrix
+	packed_virtio_test_matrix
+	packed_vring_bench
+}
+
+# ---- Kernel-tree mode (issue 5): make check KSRC=... ----
+# Each BUILD_DIR holds one pairing of ring code (its --version says which:
+# guest/host, "kernel" or "rig").  Every pairing gets the vringh_test
+# matrix, the virtio_test matrix and the hostile cases; the checks that
+# exercise the programs rather than the ring code run once, by default.
+ksrc_matrix() {
+	local dir v guest host
+	for dir; do
+		B=$dir
+		PREFIX=
+		if ! v=$("$B/vringh_test" --version 2>&1); then
+			fail "$dir: vringh_test --version"
+			continue
+		fi
+		guest=$(sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p' <<<"$v")
+		host=$(sed -n 's/.*host ring code: \([^,]*\)$/\1/p' <<<"$v")
+		PREFIX="[$guest/$host] "
+		vringh_test_matrix
+		vringh_test_output
+		virtio_test_matrix
+		hostile
+		packed_matrix
+	done
+	PREFIX=
+}
+
+if [ "${1:-}" = --ksrc ]; then
+	shift
+	ksrc_matrix "$@"
+elif [ "$(check_mode)" = valgrind ]; then
+	valgrind_matrix
+	packed_valgrind
+else
+	vringh_test_matrix
+	virtio_test_matrix
+	vringh_test_output
+	usage_errors
+	hostile
+	packed_matrix
+	[ -x tests/stats/run.sh ] && [ -x "$B/stats" ] && suite tests/stats/run.sh "$B/stats"
+	[ -x tests/bench/run.sh ] && suite tests/bench/run.sh "$B"
+	if [ "$(check_mode)" = plain ]; then
+		valgrind_single
+		packed_valgrind
+		allocfail
+		fuzz_short
+	else
+		skip "valgrind single-threaded modes" "not in a $(check_mode) build (make check-valgrind)"
+		allocfail
+		skip "fuzz targets" "not in a $(check_mode) build (make check)"
+	fi
+fi
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

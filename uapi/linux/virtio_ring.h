@@ -138,4 +138,43 @@ struct vring_packed_desc {
 	__le16 flags;
 };
 
+/* Alignment of the packed ring parts (2.8.10.1): descriptors, events. */
+#define VRING_PACKED_DESC_ALIGN_SIZE	16
+#define VRING_PACKED_EVENT_ALIGN_SIZE	4
+
+/*
+ * The three parts of a packed ring of num entries (2.8.10): the descriptor
+ * ring, the driver event suppression structure (driver area, written by
+ * the driver) and the device event suppression structure (device area,
+ * written by the device).
+ */
+struct vring_packed {
+	unsigned int num;
+	struct vring_packed_desc *desc;
+	struct vring_packed_desc_event *driver;
+	struct vring_packed_desc_event *device;
+};
+
+/*
+ * A packed ring in one block (a layout of this rig's choosing; the
+ * specification fixes only each part's alignment): the descriptor ring at
+ * @p, which must be 16-byte aligned, then the driver event suppression
+ * structure, then the device's.  Both follow at 4-byte aligned offsets.
+ */
+static inline void vring_packed_init(struct vring_packed *vr,
+				     unsigned int num, void *p)
+{
+	vr->num = num;
+	vr->desc = (struct vring_packed_desc *)p;
+	vr->driver = (struct vring_packed_desc_event *)(vr->desc + num);
+	vr->device = vr->driver + 1;
+}
+
+/* Bytes vring_packed_init() lays a ring of @num entries out on. */
+static inline unsigned int vring_packed_size(unsigned int num)
+{
+	return sizeof(struct vring_packed_desc) * num +
+	       sizeof(struct vring_packed_desc_event) * 2;
+}
+
 #endif /* _UAPI_LINUX_VIRTIO_RING_H */

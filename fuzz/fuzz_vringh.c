@@ -1,0 +1,1136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz target: the device side (vringh.c), its guest played by the input.
+ *
+ * The input sets up a split ring (size, features, user or kern accessors,
+ * which guest memory getrange allows, how big the caller's iovecs start),
+ * fills the ring and guest memory with whatever it likes, then runs a
+ * sequence of operations: the host's (getdesc, pull, push, complete,
+ * complete_multi, abandon, notify enable/disable, need_notify, iov reset,
+ * advance, cleanup), the guest's (add a well-formed buffer, set its flags
+ * or used_event) and the hostile guest's (scribble on the ring or memory),
+ * and an allocation failure now and then.
+ *
+ * Invariants, beyond "no crash" (ASan, UBSan):
+ *  - vringh touches nothing but the ring and the guest memory getrange
+ *    allowed: the ring ends at a guard page and the bytes around it are
+ *    poisoned, guest pages no allowed range touches are inaccessible, and
+ *    every iovec handed out lies inside an allowed range (kern: inside
+ *    guest memory);
+ *  - every error is one the API documents, comes with a message, takes
+ *    nothing (last_avail_idx stays), and the same ring gives the same
+ *    error again;
+ *  - complete writes exactly the used element and index it should;
+ *    notify enable/disable and need_notify do what the ring says;
+ *  - while the guest has only added well-formed buffers, a model predicts
+ *    every result: which head getdesc returns, the exact bytes each iovec
+ *    covers, what pull reads and where push writes;
+ *  - nothing leaks: kmalloc_outstanding() is back where it was.
+ */
+#include "fuzz.h"
+
+#include <errno.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ring.h>
+#include <linux/vringh.h>
+#include <linux/uaccess.h>
+
+#define MAX_NUM		64
+#define G_PAGES		4
+#define GBASE		0x10000ULL	/* guest address of guest memory */
+#define MAX_RANGES	4
+#define MAX_SEGS	8
+#define MAX_SEG_LEN	128
+#define MAX_TAKEN	64
+#define RECENT		256
+
+/* The host's own pointers; kept across inputs. */
+static size_t pg, gsize;
+static char *rpage;		/* the page whose end holds the ring */
+static char *g;			/* guest memory, G_PAGES pages */
+static unsigned char *shadow;	/* what the model says g holds */
+static bool g_page_rw[G_PAGES];
+
+enum op {
+	OP_GETDESC, OP_PULL, OP_PUSH, OP_COMPLETE, OP_COMPLETE_MULTI,
+	OP_ABANDON, OP_NOTIFY_ENABLE, OP_NOTIFY_DISABLE, OP_NEED_NOTIFY,
+	OP_MODEL_ADD, OP_MODEL_FLAGS, OP_POKE16, OP_POKE_DESC, OP_POKE_G,
+	OP_IOV_RESET, OP_ADVANCE, OP_CLEANUP, OP_FAIL_ALLOC, OP_COUNT
+};
+
+struct seg {
+	uint32_t off;		/* into guest memory */
+	uint32_t len;
+	bool w;
+};
+
+struct mbuf {
+	bool live;
+	uint8_t nseg;
+	struct seg seg[MAX_SEGS];
+	uint8_t ndesc;
+	uint16_t desc[MAX_SEGS];
+	bool indirect;
+	uint32_t toff, tlen;	/* the indirect table, if any */
+};
+
+static struct st {
+	/* configuration */
+	unsigned int num;
+	bool event_idx, version_1, kern, slow, outside_window;
+	struct { uint64_t s, e; } range[MAX_RANGES];	/* guest, inclusive */
+	unsigned int nranges;
+	size_t rsize;
+	char *rstart;
+	struct vring vr;
+
+	struct vringh vrh;
+	struct iovec rstack[4], wstack[4];
+	unsigned int rcap, wcap;
+	bool no_riov, no_wiov;
+	union { struct vringh_iov u; struct vringh_kiov k; } riov, wiov;
+
+	uint16_t used_total;	/* used index the host should have written */
+	uint16_t nn_old;	/* used index at the last need_notify */
+	bool fail_armed;
+	unsigned long gen;	/* bumps whenever getdesc's answer may change */
+	unsigned long err_gen;
+	int last_err;
+	bool dirty;		/* an operation wrote guest memory or the ring */
+	unsigned int taken, model_taken, model_bytes;	/* FUZZ_VERBOSE */
+
+	/* The model of a well-behaved guest; valid while ok. */
+	struct {
+		bool ok;
+		uint16_t free[MAX_NUM];
+		unsigned int nfree;
+		struct mbuf buf[MAX_NUM];
+		uint16_t order[MAX_NUM];	/* avail ring, by idx % num */
+		uint16_t avail_idx, host_idx;
+		struct { uint16_t head; bool done; } recent[RECENT];
+		uint16_t taken[MAX_TAKEN];
+		uint16_t taken_pos[MAX_TAKEN];
+		unsigned int ntaken;
+		int cur;		/* head whose iovs riov/wiov hold, or -1 */
+		uint64_t rpos, wpos, rtotal, wtotal;
+	} m;
+} s;
+
+/* Guest address (user) or host pointer (kern) of guest memory offset. */
+static uint64_t g_addr(uint32_t off)
+{
+	return s.kern ? (uint64_t)(uintptr_t)(g + off) : GBASE + off;
+}
+
+static bool getrange(struct vringh *vrh, u64 addr, struct vringh_range *r)
+{
+	unsigned int i;
+
+	(void)vrh;
+	for (i = 0; i < s.nranges; i++) {
+		if (addr < s.range[i].s || addr > s.range[i].e)
+			continue;
+		if (s.slow) {
+			/* Small ranges: buffers split into many iovecs. */
+			r->start = addr;
+			r->end_incl = (addr | 31) < s.range[i].e ? addr | 31 : s.range[i].e;
+		} else {
+			r->start = s.range[i].s;
+			r->end_incl = s.range[i].e;
+		}
+		r->offset = (uint64_t)(uintptr_t)g - GBASE;
+		return true;
+	}
+	return false;
+}
+
+/* Is guest memory offset [off, off + len) inside one allowed range? */
+static int range_holding(uint32_t off, uint32_t len)
+{
+	unsigned int i;
+
+	if (s.kern)
+		return off + (uint64_t)len <= gsize ? 0 : -1;
+	for (i = 0; i < s.nranges; i++)
+		if (GBASE + off >= s.range[i].s &&
+		    GBASE + off + len - (len ? 1 : 0) <= s.range[i].e)
+			return i;
+	return -1;
+}
+
+/* May the host touch host bytes [p, p + len)?  (An iovec's memory.) */
+static bool host_span_allowed(const char *p, size_t len)
+{
+	unsigned int i;
+
+	if (p < g || len > gsize || p + len > g + gsize)
+		return false;
+	if (s.kern)
+		return true;
+	for (i = 0; i < s.nranges; i++) {
+		uint64_t lo = s.range[i].s - GBASE, hi = s.range[i].e - GBASE;
+
+		if ((uint64_t)(p - g) >= lo && (uint64_t)(p - g) + len - 1 <= hi)
+			return true;
+	}
+	return false;
+}
+
+static void set_g_protection(bool all_rw)
+{
+	unsigned int p, i;
+
+	for (p = 0; p < G_PAGES; p++) {
+		bool rw = all_rw || s.kern;
+
+		for (i = 0; !rw && i < s.nranges; i++)
+			rw = s.range[i].s - GBASE <= (p + 1) * pg - 1 &&
+			     s.range[i].e - GBASE >= p * pg;
+		if (rw == g_page_rw[p])
+			continue;
+		if (mprotect(g + p * pg, pg, rw ? PROT_READ | PROT_WRITE : PROT_NONE))
+			abort();
+		g_page_rw[p] = rw;
+	}
+}
+
+/*
+ * Kern accessors take descriptor addresses as host pointers and trust
+ * them.  The fuzzer's guest may only hand out pointers into guest memory,
+ * so every 16-byte slot that could be read as a descriptor is made one
+ * that stays inside it (an indirect table 16-aligned, so its entries are
+ * slots too).  Done to the ring, the memory and the model's shadow alike.
+ */
+static void kern_sanitize(unsigned char *mem, size_t len)
+{
+	uintptr_t lo = (uintptr_t)g, hi = lo + gsize;
+	size_t o;
+
+	for (o = 0; o + 16 <= len; o += 16) {
+		struct vring_desc d;
+		uint64_t a;
+		uint32_t l;
+		uint16_t f;
+
+		memcpy(&d, mem + o, sizeof(d));
+		a = vringh64_to_cpu(&s.vrh, d.addr);
+		l = vringh32_to_cpu(&s.vrh, d.len);
+		f = vringh16_to_cpu(&s.vrh, d.flags);
+		if (a >= lo && a < hi && l <= hi - a &&
+		    !((f & VRING_DESC_F_INDIRECT) && (a & 15)))
+			continue;
+		a = lo + (a % gsize);
+		if (f & VRING_DESC_F_INDIRECT)
+			a &= ~(uint64_t)15;
+		if (l > hi - a)
+			l %= (uint32_t)(hi - a + 1);
+		d.addr = cpu_to_vringh64(&s.vrh, a);
+		d.len = cpu_to_vringh32(&s.vrh, l);
+		memcpy(mem + o, &d, sizeof(d));
+	}
+}
+
+static void sanitize_all(void)
+{
+	if (!s.kern)
+		return;
+	kern_sanitize((unsigned char *)s.vr.desc, s.num * sizeof(struct vring_desc));
+	kern_sanitize((unsigned char *)g, gsize);
+	kern_sanitize(shadow, gsize);
+}
+
+/* The riov/wiov as vringh sees them. */
+static struct vringh_kiov *kr(void) { return s.no_riov ? NULL : &s.riov.k; }
+static struct vringh_kiov *kw(void) { return s.no_wiov ? NULL : &s.wiov.k; }
+
+static void iovs_init(void)
+{
+	vringh_iov_init(&s.riov.u, s.rstack, s.rcap);
+	vringh_iov_init(&s.wiov.u, s.wstack, s.wcap);
+}
+
+static void iovs_cleanup(void)
+{
+	if (s.kern) {
+		vringh_kiov_cleanup(&s.riov.k);
+		vringh_kiov_cleanup(&s.wiov.k);
+	} else {
+		vringh_iov_cleanup(&s.riov.u);
+		vringh_iov_cleanup(&s.wiov.u);
+	}
+}
+
+/* Every iovec sane and inside memory the host may touch. */
+static void check_iov(const struct vringh_kiov *v, const char *which)
+{
+	unsigned int i, cap;
+
+	if (!v)
+		return;
+	cap = v->max_num & ~VRINGH_IOV_ALLOCATED;
+	FUZZ_CHECK(v->used <= cap, "%s: %u used of %u", which, v->used, cap);
+	for (i = 0; i < v->used; i++) {
+		FUZZ_CHECK(v->iov[i].iov_len > 0, "%s[%u] is empty", which, i);
+		FUZZ_CHECK(host_span_allowed(v->iov[i].iov_base, v->iov[i].iov_len),
+			   "%s[%u] = %zu bytes at %p, outside allowed memory",
+			   which, i, v->iov[i].iov_len, v->iov[i].iov_base);
+	}
+}
+
+/*
+ * The model's expected bytes for one direction, as a list of host spans
+ * with neighbours merged, against what vringh produced.
+ */
+struct span { uintptr_t p; size_t n; };
+
+static unsigned int merge_add(struct span *sp, unsigned int n, uintptr_t p, size_t len)
+{
+	if (!len)
+		return n;
+	if (n && sp[n - 1].p + sp[n - 1].n == p) {
+		sp[n - 1].n += len;
+		return n;
+	}
+	sp[n].p = p;
+	sp[n].n = len;
+	return n + 1;
+}
+
+static void check_model_iov(const struct vringh_kiov *v, const struct mbuf *b, bool w)
+{
+	static struct span want[MAX_SEGS + 1], got[4096];
+	unsigned int nw = 0, ng = 0, i;
+
+	for (i = 0; i < b->nseg; i++)
+		if (b->seg[i].w == w)
+			nw = merge_add(want, nw, (uintptr_t)(g + b->seg[i].off),
+				       b->seg[i].len);
+	if (!v) {
+		FUZZ_CHECK(nw == 0, "model gave a NULL iov buffers");
+		return;
+	}
+	for (i = 0; i < v->used; i++) {
+		uintptr_t p = (uintptr_t)v->iov[i].iov_base;
+
+		if (ng && got[ng - 1].p + got[ng - 1].n == p) {
+			got[ng - 1].n += v->iov[i].iov_len;
+			continue;
+		}
+		FUZZ_CHECK(ng < 4096, "too many separate iovecs");
+		ng = merge_add(got, ng, p, v->iov[i].iov_len);
+	}
+	FUZZ_CHECK(nw == ng, "%s: %u spans, model says %u", w ? "wiov" : "riov", ng, nw);
+	for (i = 0; i < nw; i++)
+		FUZZ_CHECK(want[i].p == got[i].p && want[i].n == got[i].n,
+			   "%s span %u: %zu@%#lx, model says %zu@%#lx",
+			   w ? "wiov" : "riov", i, got[i].n, (unsigned long)got[i].p,
+			   want[i].n, (unsigned long)want[i].p);
+}
+
+static uint64_t mbuf_total(const struct mbuf *b, bool w)
+{
+	uint64_t t = 0;
+	unsigned int i;
+
+	for (i = 0; i < b->nseg; i++)
+		if (b->seg[i].w == w)
+			t += b->seg[i].len;
+	return t;
+}
+
+/* Guest memory offset of byte @pos of buffer @b's @w direction. */
+static uint32_t mbuf_byte(const struct mbuf *b, bool w, uint64_t pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nseg; i++) {
+		if (b->seg[i].w != w)
+			continue;
+		if (pos < b->seg[i].len)
+			return b->seg[i].off + (uint32_t)pos;
+		pos -= b->seg[i].len;
+	}
+	abort();
+}
+
+static bool overlaps_live_table(uint32_t off, uint32_t len)
+{
+	unsigned int h;
+
+	for (h = 0; h < s.num; h++) {
+		const struct mbuf *b = &s.m.buf[h];
+
+		if (b->live && b->indirect && off < b->toff + b->tlen &&
+		    b->toff < off + len)
+			return true;
+	}
+	return false;
+}
+
+static void model_off(void)
+{
+	s.m.ok = false;
+}
+
+/* ---- the operations ---- */
+
+static int do_getdesc(u16 *head)
+{
+	if (s.kern)
+		return vringh_getdesc_kern(&s.vrh, kr(), kw(), head, GFP_KERNEL);
+	return vringh_getdesc_user(&s.vrh, kr() ? &s.riov.u : NULL,
+				   kw() ? &s.wiov.u : NULL, getrange, head);
+}
+
+static void op_getdesc(void)
+{
+	u16 before = s.vrh.last_avail_idx, head = 0xdead;
+	size_t said = fuzz_said;
+	int err = do_getdesc(&head);
+
+	switch (err) {
+	case 1:
+		FUZZ_CHECK(s.vrh.last_avail_idx == (u16)(before + 1), "took %u",
+			   (u16)(s.vrh.last_avail_idx - before));
+		FUZZ_CHECK(head < s.num, "head %u in a ring of %u", head, s.num);
+		check_iov(kr(), "riov");
+		check_iov(kw(), "wiov");
+		s.taken++;
+		break;
+	case 0:
+	case -EINVAL: case -ELOOP: case -EPROTO: case -EFAULT: case -ENOMEM:
+		FUZZ_CHECK(s.vrh.last_avail_idx == before, "moved on %d", err);
+		if (err)
+			FUZZ_CHECK(fuzz_said > said, "error %d without a message", err);
+		break;
+	default:
+		FUZZ_CHECK(0, "getdesc returned %d", err);
+	}
+	FUZZ_CHECK(err != -ENOMEM || s.fail_armed, "-ENOMEM without a failed allocation");
+	/* Same ring, same caller state: same refusal. */
+	if (err < 0 && err != -ENOMEM && s.err_gen == s.gen)
+		FUZZ_CHECK(err == s.last_err, "getdesc said %d, then %d", s.last_err, err);
+	if (err < 0 && err != -ENOMEM) {
+		s.last_err = err;
+		s.err_gen = s.gen;
+	}
+
+	if (!s.m.ok)
+		return;
+	if (s.m.avail_idx == s.m.host_idx) {
+		FUZZ_CHECK(err == 0, "model: empty ring, getdesc %d", err);
+		return;
+	}
+	if (err == -ENOMEM) {
+		s.m.cur = -1;
+		s.m.rtotal = s.m.wtotal = s.m.rpos = s.m.wpos = 0;
+		return;
+	}
+	FUZZ_CHECK(err == 1, "model: buffer offered, getdesc %d", err);
+	{
+		uint16_t want = s.m.order[s.m.host_idx % s.num];
+		const struct mbuf *b = &s.m.buf[want];
+
+		FUZZ_CHECK(head == want, "model: head %u, getdesc %u", want, head);
+		s.model_taken++;
+		check_model_iov(kr(), b, false);
+		check_model_iov(kw(), b, true);
+		s.m.cur = head;
+		s.m.rpos = s.m.wpos = 0;
+		s.m.rtotal = kr() ? mbuf_total(b, false) : 0;
+		s.m.wtotal = kw() ? mbuf_total(b, true) : 0;
+		s.m.recent[s.m.host_idx % RECENT].head = head;
+		s.m.recent[s.m.host_idx % RECENT].done = false;
+		if (s.m.ntaken < MAX_TAKEN) {
+			s.m.taken[s.m.ntaken] = head;
+			s.m.taken_pos[s.m.ntaken++] = s.m.host_idx;
+		} else {
+			model_off();
+		}
+		s.m.host_idx++;
+	}
+}
+
+static void op_pull(struct fin *in)
+{
+	static unsigned char buf[4096];
+	size_t len = fin_u16(in) % sizeof(buf);
+	ssize_t got;
+	uint64_t i;
+
+	if (s.no_riov)
+		return;
+	if (s.kern)
+		got = vringh_iov_pull_kern(&s.riov.k, buf, len);
+	else
+		got = vringh_iov_pull_user(&s.riov.u, buf, len);
+	FUZZ_CHECK(got >= 0 && (size_t)got <= len, "pull %zu: %zd", len, got);
+	if (!s.m.ok || s.m.cur < 0)
+		return;
+	{
+		uint64_t want = s.m.rtotal - s.m.rpos < len ? s.m.rtotal - s.m.rpos : len;
+		const struct mbuf *b = &s.m.buf[s.m.cur];
+
+		FUZZ_CHECK((uint64_t)got == want, "pull %zu: %zd, model says %llu",
+			   len, got, (unsigned long long)want);
+		for (i = 0; i < want; i++) {
+			uint32_t o = mbuf_byte(b, false, s.m.rpos + i);
+
+			FUZZ_CHECK(buf[i] == shadow[o], "pull byte %llu: %#x, memory holds %#x",
+				   (unsigned long long)i, buf[i], shadow[o]);
+		}
+		s.m.rpos += want;
+		s.model_bytes += want;
+	}
+}
+
+static void op_push(struct fin *in)
+{
+	static unsigned char buf[4096];
+	size_t len = fin_u16(in) % sizeof(buf), i;
+	uint8_t seed = fin_u8(in);
+	ssize_t got;
+
+	if (s.no_wiov)
+		return;
+	for (i = 0; i < len; i++)
+		buf[i] = (uint8_t)(seed + i * 7);
+	if (s.kern)
+		got = vringh_iov_push_kern(&s.wiov.k, buf, len);
+	else
+		got = vringh_iov_push_user(&s.wiov.u, buf, len);
+	FUZZ_CHECK(got >= 0 && (size_t)got <= len, "push %zu: %zd", len, got);
+	s.gen++;
+	s.dirty = true;
+	if (!s.m.ok)
+		return;
+	if (s.m.cur < 0) {
+		if (got)
+			model_off();
+		return;
+	}
+	{
+		uint64_t want = s.m.wtotal - s.m.wpos < len ? s.m.wtotal - s.m.wpos : len;
+		const struct mbuf *b = &s.m.buf[s.m.cur];
+
+		FUZZ_CHECK((uint64_t)got == want, "push %zu: %zd, model says %llu",
+			   len, got, (unsigned long long)want);
+		for (i = 0; i < want; i++) {
+			uint32_t o = mbuf_byte(b, true, s.m.wpos + i);
+
+			if (overlaps_live_table(o, 1))
+				model_off();
+			shadow[o] = buf[i];
+		}
+		s.m.wpos += want;
+		s.model_bytes += want;
+	}
+}
+
+static void check_used(uint16_t at, uint32_t id, uint32_t len)
+{
+	const struct vring_used_elem *e = &s.vr.used->ring[at % s.num];
+
+	FUZZ_CHECK(vringh32_to_cpu(&s.vrh, e->id) == id &&
+		   vringh32_to_cpu(&s.vrh, e->len) == len,
+		   "used[%u] = {%u, %u}, wrote {%u, %u}", at % s.num,
+		   vringh32_to_cpu(&s.vrh, e->id), vringh32_to_cpu(&s.vrh, e->len),
+		   id, len);
+}
+
+/* A head the host took (most of the time), or any number. */
+static uint16_t pick_head(struct fin *in, bool *from_list, unsigned int *idx)
+{
+	uint8_t sel = fin_u8(in);
+
+	*from_list = false;
+	if (s.m.ntaken && sel < 0xf0) {
+		*idx = sel % s.m.ntaken;
+		*from_list = true;
+		return s.m.taken[*idx];
+	}
+	return fin_u16(in);
+}
+
+static void model_completed(unsigned int idx)
+{
+	uint16_t head = s.m.taken[idx], pos = s.m.taken_pos[idx];
+	struct mbuf *b = &s.m.buf[head];
+	unsigned int i;
+
+	s.m.taken[idx] = s.m.taken[s.m.ntaken - 1];
+	s.m.taken_pos[idx] = s.m.taken_pos[s.m.ntaken - 1];
+	s.m.ntaken--;
+	s.m.recent[pos % RECENT].done = true;
+	if (!s.m.ok || !b->live)
+		return;
+	/* The guest takes it back at once: its descriptors are free again. */
+	b->live = false;
+	for (i = 0; i < b->ndesc; i++)
+		s.m.free[s.m.nfree++] = b->desc[i];
+	if (s.m.cur == head)
+		s.m.cur = -1;
+}
+
+static void op_complete(struct fin *in)
+{
+	unsigned int idx = 0;
+	bool listed;
+	uint16_t head = pick_head(in, &listed, &idx);
+	uint32_t len = fin_u32(in);
+	int err;
+
+	err = s.kern ? vringh_complete_kern(&s.vrh, head, len)
+		     : vringh_complete_user(&s.vrh, head, len);
+	if (s.outside_window) {
+		FUZZ_CHECK(err == -EFAULT, "complete outside the window: %d", err);
+		return;
+	}
+	FUZZ_CHECK(err == 0, "complete: %d", err);
+	check_used(s.used_total, head, len);
+	s.used_total++;
+	FUZZ_CHECK(vringh16_to_cpu(&s.vrh, s.vr.used->idx) == s.used_total,
+		   "used idx %u, expected %u",
+		   vringh16_to_cpu(&s.vrh, s.vr.used->idx), s.used_total);
+	if (listed)
+		model_completed(idx);
+}
+
+static void op_complete_multi(struct fin *in)
+{
+	static struct vring_used_elem el[MAX_NUM + 2];
+	static unsigned int idx[MAX_NUM + 2];
+	static bool listed[MAX_NUM + 2];
+	unsigned int n = fin_u8(in) % (s.num + 2), i, j;
+	int err;
+
+	if (s.kern && n > s.num)	/* one at a time: no refusal to test */
+		n = s.num;
+
+	for (i = 0; i < n; i++) {
+		uint16_t head = pick_head(in, &listed[i], &idx[i]);
+
+		/* One list entry per element: complete each head once. */
+		for (j = 0; listed[i] && j < i; j++)
+			if (listed[j] && idx[j] == idx[i])
+				listed[i] = false;
+		el[i].id = cpu_to_vringh32(&s.vrh, head);
+		el[i].len = cpu_to_vringh32(&s.vrh, fin_u16(in));
+	}
+	if (s.kern) {
+		/* No kern flavour of complete_multi: one at a time. */
+		for (i = 0; i < n; i++) {
+			err = vringh_complete_kern(&s.vrh, vringh32_to_cpu(&s.vrh, el[i].id),
+						   vringh32_to_cpu(&s.vrh, el[i].len));
+			FUZZ_CHECK(err == 0, "complete_kern: %d", err);
+		}
+		err = 0;
+	} else {
+		err = vringh_complete_multi_user(&s.vrh, el, n);
+	}
+	if (n > s.num) {
+		FUZZ_CHECK(err == -EINVAL || s.kern, "complete_multi(%u) of %u: %d", n, s.num, err);
+		if (!s.kern)
+			return;
+	} else if (s.outside_window && n) {
+		FUZZ_CHECK(err == -EFAULT, "complete_multi outside the window: %d", err);
+		return;
+	} else {
+		FUZZ_CHECK(err == 0, "complete_multi(%u): %d", n, err);
+	}
+	for (i = 0; i < n; i++)
+		check_used(s.used_total + i, vringh32_to_cpu(&s.vrh, el[i].id),
+			   vringh32_to_cpu(&s.vrh, el[i].len));
+	s.used_total += n;
+	if (n)
+		FUZZ_CHECK(vringh16_to_cpu(&s.vrh, s.vr.used->idx) == s.used_total,
+			   "used idx %u, expected %u",
+			   vringh16_to_cpu(&s.vrh, s.vr.used->idx), s.used_total);
+	/* Remove from the taken list, highest index first. */
+	for (;;) {
+		int best = -1;
+
+		for (i = 0; i < n; i++)
+			if (listed[i] && (best < 0 || idx[i] > idx[best]))
+				best = i;
+		if (best < 0)
+			break;
+		model_completed(idx[best]);
+		listed[best] = false;
+	}
+}
+
+static void op_abandon(struct fin *in)
+{
+	unsigned int k = fin_u8(in), i;
+
+	if (k >= 0xf8)
+		k = 0xffff - (k & 7);		/* far back: the index must cope */
+	else
+		k %= 5;
+	if (s.kern)
+		vringh_abandon_kern(&s.vrh, k);
+	else
+		vringh_abandon_user(&s.vrh, k);
+	s.gen++;
+	if (!s.m.ok || !k)
+		return;
+	if (k > s.m.ntaken) {
+		model_off();
+		return;
+	}
+	for (i = 1; i <= k; i++) {
+		uint16_t pos = s.m.host_idx - i;
+		unsigned int j;
+
+		if (s.m.recent[pos % RECENT].done) {
+			model_off();
+			return;
+		}
+		for (j = 0; j < s.m.ntaken; j++)
+			if (s.m.taken_pos[j] == pos)
+				break;
+		if (j == s.m.ntaken) {
+			model_off();
+			return;
+		}
+		s.m.taken[j] = s.m.taken[s.m.ntaken - 1];
+		s.m.taken_pos[j] = s.m.taken_pos[s.m.ntaken - 1];
+		s.m.ntaken--;
+	}
+	s.m.host_idx -= k;
+}
+
+static void op_notify_enable(void)
+{
+	size_t said = fuzz_said;
+	u16 avail = vringh16_to_cpu(&s.vrh, s.vr.avail->idx);
+	bool empty = s.kern ? vringh_notify_enable_kern(&s.vrh)
+			    : vringh_notify_enable_user(&s.vrh);
+
+	if (s.outside_window) {
+		FUZZ_CHECK(empty && fuzz_said > said, "enable outside the window");
+		return;
+	}
+	FUZZ_CHECK(empty == (avail == s.vrh.last_avail_idx),
+		   "notify_enable said %d; avail %u, host at %u", empty, avail,
+		   s.vrh.last_avail_idx);
+	if (s.event_idx)
+		FUZZ_CHECK(vringh16_to_cpu(&s.vrh, vring_avail_event(&s.vr)) ==
+			   s.vrh.last_avail_idx, "avail_event not written");
+	else
+		FUZZ_CHECK(vringh16_to_cpu(&s.vrh, s.vr.used->flags) == 0,
+			   "used flags not cleared");
+}
+
+static void op_notify_disable(void)
+{
+	if (s.kern)
+		vringh_notify_disable_kern(&s.vrh);
+	else
+		vringh_notify_disable_user(&s.vrh);
+	if (!s.event_idx && !s.outside_window)
+		FUZZ_CHECK(vringh16_to_cpu(&s.vrh, s.vr.used->flags) ==
+			   VRING_USED_F_NO_NOTIFY, "used flags not set");
+}
+
+static void op_need_notify(void)
+{
+	u16 flags = vringh16_to_cpu(&s.vrh, s.vr.avail->flags);
+	u16 used_event = vringh16_to_cpu(&s.vrh, vring_used_event(&s.vr));
+	int want, got;
+
+	if (s.event_idx)
+		want = vring_need_event(used_event, s.used_total, s.nn_old);
+	else
+		want = !(flags & VRING_AVAIL_F_NO_INTERRUPT);
+	got = s.kern ? vringh_need_notify_kern(&s.vrh) : vringh_need_notify_user(&s.vrh);
+	if (s.outside_window) {
+		FUZZ_CHECK(got == -EFAULT, "need_notify outside the window: %d", got);
+		return;
+	}
+	FUZZ_CHECK(got == want, "need_notify %d, expected %d (event %u, %u -> %u)",
+		   got, want, used_event, s.nn_old, s.used_total);
+	s.nn_old = s.used_total;
+}
+
+/* Snap [off, off + len) into allowed memory; false if there is none. */
+static bool snap(uint16_t sel, uint16_t off, uint32_t *o, uint32_t *len)
+{
+	uint64_t lo, hi;
+
+	if (s.kern) {
+		lo = 0;
+		hi = gsize - 1;
+	} else {
+		if (!s.nranges)
+			return false;
+		lo = s.range[sel % s.nranges].s - GBASE;
+		hi = s.range[sel % s.nranges].e - GBASE;
+	}
+	*o = lo + off % (hi - lo + 1);
+	if (*len > hi - *o + 1)
+		*len = hi - *o + 1;
+	return true;
+}
+
+static void write_desc(struct vring_desc *d, uint64_t addr, uint32_t len,
+		       uint16_t flags, uint16_t next)
+{
+	d->addr = cpu_to_vringh64(&s.vrh, addr);
+	d->len = cpu_to_vringh32(&s.vrh, len);
+	d->flags = cpu_to_vringh16(&s.vrh, flags);
+	d->next = cpu_to_vringh16(&s.vrh, next);
+}
+
+/* The well-behaved guest adds a buffer. */
+static void op_model_add(struct fin *in)
+{
+	uint8_t shape = fin_u8(in);
+	unsigned int nseg = 1 + shape % MAX_SEGS, nread, i;
+	bool want_indirect = shape & 0x80;
+	uint16_t toff_in = fin_u16(in), tsel = fin_u16(in);
+	struct mbuf b = { .live = true };
+	uint16_t head;
+
+	nread = fin_u8(in) % (nseg + 1);
+	if (s.no_riov)
+		nread = 0;
+	if (s.no_wiov)
+		nread = nseg;
+	for (i = 0; i < nseg; i++) {
+		uint16_t sel = fin_u16(in), off = fin_u16(in);
+		uint32_t len = fin_u8(in) % MAX_SEG_LEN;
+
+		b.seg[i].w = i >= nread;
+		if (!snap(sel, off, &b.seg[i].off, &len))
+			len = 0;
+		b.seg[i].len = len;
+	}
+	b.nseg = nseg;
+
+	/* An indirect table where the host may read it, clear of others. */
+	if (want_indirect) {
+		uint32_t tlen = nseg * sizeof(struct vring_desc), o;
+		uint32_t l = tlen;
+
+		if (snap(tsel, toff_in, &o, &l) && l == tlen) {
+			if (s.kern)
+				o &= ~15u;
+			if (range_holding(o, tlen) >= 0 && !overlaps_live_table(o, tlen)) {
+				b.indirect = true;
+				b.toff = o;
+				b.tlen = tlen;
+			}
+		}
+	}
+	if (s.m.nfree < (b.indirect ? 1 : nseg))
+		return;
+
+	if (b.indirect) {
+		struct vring_desc t[MAX_SEGS];
+		unsigned int rot = fin_u8(in), slot[MAX_SEGS];
+
+		/* Entry 0 first; the rest in a rotated order. */
+		slot[0] = 0;
+		for (i = 1; i < nseg; i++)
+			slot[i] = 1 + (i - 1 + rot) % (nseg - 1);
+		for (i = 0; i < nseg; i++)
+			write_desc(&t[slot[i]], g_addr(b.seg[i].off), b.seg[i].len,
+				   (i + 1 < nseg ? VRING_DESC_F_NEXT : 0) |
+				   (b.seg[i].w ? VRING_DESC_F_WRITE : 0),
+				   i + 1 < nseg ? slot[i + 1] : 0);
+		memcpy(g + b.toff, t, b.tlen);
+		memcpy(shadow + b.toff, t, b.tlen);
+		head = s.m.free[--s.m.nfree];
+		b.ndesc = 1;
+		b.desc[0] = head;
+		write_desc(&s.vr.desc[head], g_addr(b.toff), b.tlen,
+			   VRING_DESC_F_INDIRECT, fin_u16(in));
+	} else {
+		for (i = 0; i < nseg; i++)
+			b.desc[i] = s.m.free[--s.m.nfree];
+		b.ndesc = nseg;
+		head = b.desc[0];
+		for (i = 0; i < nseg; i++)
+			write_desc(&s.vr.desc[b.desc[i]], g_addr(b.seg[i].off),
+				   b.seg[i].len,
+				   (i + 1 < nseg ? VRING_DESC_F_NEXT : 0) |
+				   (b.seg[i].w ? VRING_DESC_F_WRITE : 0),
+				   i + 1 < nseg ? b.desc[i + 1] : fin_u16(in));
+	}
+	s.m.buf[head] = b;
+	s.m.order[s.m.avail_idx % s.num] = head;
+	s.vr.avail->ring[s.m.avail_idx % s.num] = cpu_to_vringh16(&s.vrh, head);
+	s.m.avail_idx++;
+	s.vr.avail->idx = cpu_to_vringh16(&s.vrh, s.m.avail_idx);
+	s.gen++;
+	s.dirty = true;
+}
+
+static void op_model_flags(struct fin *in)
+{
+	uint8_t what = fin_u8(in);
+	uint16_t v = fin_u16(in);
+
+	if (what & 1)
+		s.vr.avail->flags = cpu_to_vringh16(&s.vrh, v & VRING_AVAIL_F_NO_INTERRUPT);
+	else
+		vring_used_event(&s.vr) = cpu_to_vringh16(&s.vrh, v);
+}
+
+/* The hostile guest writes anywhere in the ring. */
+static void op_poke16(struct fin *in)
+{
+	size_t off = (fin_u16(in) % s.rsize) & ~(size_t)1;
+	uint16_t v = fin_u16(in);
+
+	memcpy(s.rstart + off, &v, sizeof(v));
+	model_off();
+	s.gen++;
+	s.dirty = true;
+}
+
+static void op_poke_desc(struct fin *in)
+{
+	unsigned int i = fin_u8(in) % s.num;
+	uint64_t a = fin_u64(in);
+	uint32_t l = fin_u32(in);
+	uint16_t f = fin_u16(in), n = fin_u16(in);
+
+	if (a < gsize + 64 && !s.kern)
+		a = GBASE + a - 32;	/* small: an offset near guest memory */
+	write_desc(&s.vr.desc[i], a, l, f, n);
+	model_off();
+	s.gen++;
+	s.dirty = true;
+}
+
+/* ...or anywhere in guest memory it can reach. */
+static void op_poke_g(struct fin *in)
+{
+	uint32_t off = fin_u16(in) % gsize;
+	uint8_t n = fin_u8(in) % 32, i;
+
+	for (i = 0; i < n && off + i < gsize; i++) {
+		uint8_t v = fin_u8(in);
+
+		if (!g_page_rw[(off + i) / pg])
+			continue;
+		g[off + i] = v;
+		shadow[off + i] = v;
+	}
+	model_off();
+	s.gen++;
+	s.dirty = true;
+}
+
+static void op_iov_reset(struct fin *in)
+{
+	bool w = fin_u8(in) & 1;
+
+	if (w ? s.no_wiov : s.no_riov)
+		return;
+	if (s.kern)
+		vringh_kiov_reset(w ? &s.wiov.k : &s.riov.k);
+	else
+		vringh_iov_reset(w ? &s.wiov.u : &s.riov.u);
+	if (w)
+		s.m.wpos = 0;
+	else
+		s.m.rpos = 0;
+}
+
+static void op_advance(struct fin *in)
+{
+	bool w = fin_u8(in) & 1;
+	size_t n = fin_u16(in);
+	uint64_t *pos = w ? &s.m.wpos : &s.m.rpos;
+	uint64_t total = w ? s.m.wtotal : s.m.rtotal;
+
+	if (!s.kern || (w ? s.no_wiov : s.no_riov))
+		return;
+	vringh_kiov_advance(w ? &s.wiov.k : &s.riov.k, n);
+	*pos += total - *pos < n ? total - *pos : n;
+}
+
+static void op_cleanup(struct fin *in)
+{
+	uint8_t caps = fin_u8(in);
+
+	iovs_cleanup();
+	s.rcap = caps % 5;
+	s.wcap = (caps >> 3) % 5;
+	iovs_init();
+	s.m.cur = -1;
+	s.m.rpos = s.m.wpos = s.m.rtotal = s.m.wtotal = 0;
+	s.gen++;
+}
+
+static void op_fail_alloc(struct fin *in)
+{
+	kmalloc_fail_nth(1 + fin_u8(in) % 4);
+	s.fail_armed = true;
+}
+
+/* Guest memory holds what the model says (where the host may look). */
+static void check_shadow(void)
+{
+	unsigned int p;
+
+	for (p = 0; p < G_PAGES; p++)
+		if (g_page_rw[p])
+			FUZZ_CHECK(memcmp(g + p * pg, shadow + p * pg, pg) == 0,
+				   "guest memory page %u differs from the model", p);
+}
+
+/* ---- set-up and one input ---- */
+
+static void setup(struct fin *in)
+{
+	uint8_t cfg = fin_u8(in), numsel = fin_u8(in), caps = fin_u8(in);
+	uint8_t rsel = fin_u8(in);
+	uint64_t features = 0;
+	uint16_t rlen, glen, goff;
+	unsigned int i;
+	int err;
+
+	memset(&s, 0, sizeof(s));
+	if (cfg & 1)
+		features |= 1ULL << VIRTIO_RING_F_INDIRECT_DESC;
+	if (cfg & 2)
+		features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
+	if (cfg & 4)
+		features |= 1ULL << VIRTIO_F_VERSION_1;
+	s.event_idx = cfg & 2;
+	s.version_1 = cfg & 4;
+	s.kern = cfg & 8;
+	s.slow = cfg & 0x10;
+	s.outside_window = !s.kern && (cfg & 0xe0) == 0xe0;
+	s.num = 1u << (numsel % 7);
+
+	s.rcap = caps % 5;
+	s.wcap = (caps >> 3) % 5;
+	s.no_riov = (caps & 0xc0) == 0x40;
+	s.no_wiov = (caps & 0xc0) == 0x80;
+	if ((caps & 0xc0) == 0xc0 && (cfg & 0x20))
+		s.no_riov = s.no_wiov = true;	/* getdesc must refuse */
+
+	/* Allowed guest ranges (user accessors). */
+	s.nranges = rsel % (MAX_RANGES + 1);
+	for (i = 0; i < s.nranges; i++) {
+		uint64_t a = fin_u16(in) % gsize, l = 1 + fin_u16(in) % gsize;
+
+		if (a + l > gsize)
+			l = gsize - a;
+		s.range[i].s = GBASE + a;
+		s.range[i].e = GBASE + a + l - 1;
+	}
+
+	/* The ring at the very end of its page, everything around poisoned. */
+	s.rsize = vring_size(s.num, VRING_USED_ALIGN_SIZE);
+	s.rstart = rpage + pg - ((s.rsize + 15) & ~(size_t)15);
+	memset(rpage, 0, pg);
+	vring_init(&s.vr, s.num, s.rstart, VRING_USED_ALIGN_SIZE);
+	err = s.kern ? vringh_init_kern(&s.vrh, features, s.num, true,
+					s.vr.desc, s.vr.avail, s.vr.used)
+		     : vringh_init_user(&s.vrh, features, s.num, true,
+					s.vr.desc, s.vr.avail, s.vr.used);
+	FUZZ_CHECK(err == 0, "init: %d", err);
+
+	/* Initial contents: the ring and guest memory as the input says. */
+	rlen = fin_u16(in);
+	if (rlen)
+		fin_bytes(in, s.rstart, rlen % (s.rsize + 1));
+	set_g_protection(true);
+	memset(g, 0, gsize);
+	goff = fin_u16(in) % gsize;
+	glen = fin_u16(in);
+	if (glen)
+		fin_bytes(in, g + goff, glen % (gsize - goff + 1));
+	fuzz_poison(rpage, s.rstart - rpage);
+	fuzz_poison(s.rstart + s.rsize, rpage + pg - (s.rstart + s.rsize));
+
+	__user_addr_min = s.outside_window ? (void *)g : (void *)rpage;
+	__user_addr_max = g + gsize;
+
+	s.m.ok = !rlen && !s.outside_window && !(s.no_riov && s.no_wiov);
+	for (i = 0; i < s.num; i++)
+		s.m.free[i] = s.num - 1 - i;
+	s.m.nfree = s.num;
+	s.m.cur = -1;
+	s.err_gen = ~0UL;
+	iovs_init();
+	sanitize_all();
+	memcpy(shadow, g, gsize);
+	set_g_protection(false);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	pg = (size_t)sysconf(_SC_PAGESIZE);
+	gsize = G_PAGES * pg;
+	/* Ring page, guard, guest memory: one window of "user" memory. */
+	rpage = fuzz_guarded_pages(1 + 1 + G_PAGES);
+	if (mprotect(rpage + pg, pg, PROT_NONE))
+		abort();
+	g = rpage + 2 * pg;
+	for (unsigned int p = 0; p < G_PAGES; p++)
+		g_page_rw[p] = true;
+	shadow = malloc(gsize);
+	if (!shadow)
+		abort();
+	fuzz_quiet_stderr();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fin in = { data, size };
+	long base = kmalloc_outstanding();
+	unsigned int ops = 0;
+
+	setup(&in);
+	while (in.n && ops++ < 512) {
+		switch (fin_u8(&in) % OP_COUNT) {
+		case OP_GETDESC:	op_getdesc(); break;
+		case OP_PULL:		op_pull(&in); break;
+		case OP_PUSH:		op_push(&in); break;
+		case OP_COMPLETE:	op_complete(&in); break;
+		case OP_COMPLETE_MULTI:	op_complete_multi(&in); break;
+		case OP_ABANDON:	op_abandon(&in); break;
+		case OP_NOTIFY_ENABLE:	op_notify_enable(); break;
+		case OP_NOTIFY_DISABLE:	op_notify_disable(); break;
+		case OP_NEED_NOTIFY:	op_need_notify(); break;
+		case OP_MODEL_ADD:	op_model_add(&in); break;
+		case OP_MODEL_FLAGS:	op_model_flags(&in); break;
+		case OP_POKE16:		op_poke16(&in); break;
+		case OP_POKE_DESC:	op_poke_desc(&in); break;
+		case OP_POKE_G:		op_poke_g(&in); break;
+		case OP_IOV_RESET:	op_iov_reset(&in); break;
+		case OP_ADVANCE:	op_advance(&in); break;
+		case OP_CLEANUP:	op_cleanup(&in); break;
+		case OP_FAIL_ALLOC:	op_fail_alloc(&in); break;
+		}
+		if (!s.dirty)
+			continue;
+		s.dirty = false;
+		sanitize_all();
+		if (s.m.ok)
+			check_shadow();
+	}
+	if (s.m.ok)
+		check_shadow();
+
+	if (fuzz_verbose)
+		dprintf(2, "fuzz_vringh: %u buffers taken, %u predicted by the model (%s at the end), %u bytes checked\n",
+			s.taken, s.model_taken, s.m.ok ? "valid" : "off", s.model_bytes);
+	iovs_cleanup();
+	kmalloc_fail_nth(0);
+	FUZZ_CHECK(kmalloc_outstanding() == base, "%ld allocations leaked",
+		   kmalloc_outstanding() - base);
+	fuzz_unpoison(rpage, pg);
+	return 0;
+}

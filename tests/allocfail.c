@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation-failure sweeps: for each scenario, make allocation number 1
+ * fail, then number 2, and so on (the kmalloc shim's kmalloc_fail_nth()),
+ * until the scenario runs to the end without reaching the failure.  Every
+ * run must end cleanly: the call that could not allocate returns its
+ * documented error (NULL, -ENOMEM, -ENOSPC) or takes its documented
+ * fallback (direct descriptors instead of an indirect table, a smaller
+ * ring), leaves the queue or ring usable and unchanged, and nothing leaks
+ * (kmalloc_outstanding() is back to where it was).
+ *
+ * Usage: allocfail --list | allocfail SCENARIO
+ * Exit 0 when every run of the sweep was clean; a broken rule stops the
+ * program with its location.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/virtio.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ring.h>
+#include <linux/vringh.h>
+#include <linux/uaccess.h>
+
+#define CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "allocfail: %s:%d: %s (allocation %lu failing)\n", \
+			__FILE__, __LINE__, #cond, fail_n);		\
+		abort();						\
+	}								\
+} while (0)
+
+static unsigned long fail_n;	/* the allocation that fails in this run */
+
+/* Has the failing allocation happened yet? */
+static bool failed_yet(void)
+{
+	return kmalloc_count() >= fail_n;
+}
+
+#define RING_ALIGN	4096
+#define MEM_SIZE	(256 * 1024)
+#define OFF_TABLE	(32 * 1024)	/* indirect tables, see roundtrip() */
+#define OFF_DATA	(64 * 1024)
+
+/* One area standing for guest memory: the ring at its start, data after. */
+static char *mem;
+
+static struct virtio_device vdev;
+
+static void init_vdev(u64 features)
+{
+	memset(&vdev, 0, sizeof(vdev));
+	INIT_LIST_HEAD(&vdev.vqs);
+	spin_lock_init(&vdev.vqs_list_lock);
+	vdev.features = features;
+}
+
+static bool notify(struct virtqueue *vq __attribute__((unused)))
+{
+	return true;
+}
+
+static unsigned long reset_calls;
+
+static int disable_reset(struct virtqueue *vq __attribute__((unused)))
+{
+	reset_calls++;
+	return 0;
+}
+
+static int enable_after(struct virtqueue *vq __attribute__((unused)))
+{
+	return 0;
+}
+
+static const struct virtio_config_ops cfgops = {
+	.disable_vq_and_reset = disable_reset,
+	.enable_vq_after_reset = enable_after,
+};
+
+static bool getrange(struct vringh *vrh __attribute__((unused)), u64 addr,
+		     struct vringh_range *r)
+{
+	if (addr < (uintptr_t)mem || addr >= (uintptr_t)mem + MEM_SIZE)
+		return false;
+	r->start = (uintptr_t)mem;
+	r->end_incl = (uintptr_t)mem + MEM_SIZE - 1;
+	r->offset = 0;
+	return true;
+}
+
+/* Single-byte ranges: every byte of a buffer becomes its own iovec. */
+static bool getrange_slow(struct vringh *vrh, u64 addr, struct vringh_range *r)
+{
+	if (!getrange(vrh, addr, r))
+		return false;
+	r->start = r->end_incl = addr;
+	return true;
+}
+
+/* ---- driver: creating queues ---- */
+
+static void new_virtqueue(void)
+{
+	struct virtqueue *vq;
+
+	init_vdev(1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	memset(mem, 0, vring_size(256, RING_ALIGN));
+	vq = vring_new_virtqueue(0, 256, RING_ALIGN, &vdev, true, false, mem,
+				 notify, NULL, "allocfail");
+	if (!vq) {
+		CHECK(failed_yet());
+		CHECK(list_empty(&vdev.vqs));
+		return;
+	}
+	CHECK(vq->num_free == 256);
+	vring_del_virtqueue(vq);
+}
+
+static void create_virtqueue(void)
+{
+	struct virtqueue *vq;
+
+	init_vdev(1ULL << VIRTIO_F_VERSION_1);
+	vq = vring_create_virtqueue(0, 1024, RING_ALIGN, &vdev, true, false,
+				    false, notify, NULL, "allocfail");
+	if (!vq) {
+		CHECK(failed_yet());
+		CHECK(list_empty(&vdev.vqs));
+		return;
+	}
+	CHECK(virtqueue_get_vring_size(vq) == 1024);
+	vring_del_virtqueue(vq);
+}
+
+/* may_reduce_num: a ring allocation that fails is retried at half size. */
+static void create_virtqueue_reduce(void)
+{
+	unsigned long before = kmalloc_count();
+	struct virtqueue *vq;
+	unsigned int num;
+
+	init_vdev(0);
+	vq = vring_create_virtqueue(0, 1024, RING_ALIGN, &vdev, true, true,
+				    false, notify, NULL, "allocfail");
+	if (!vq) {
+		/* Only the queue's own state can fail it: the ring shrinks. */
+		CHECK(failed_yet() && fail_n > before + 1);
+		return;
+	}
+	num = virtqueue_get_vring_size(vq);
+	if (fail_n == before + 1)
+		CHECK(num == 512);	/* the documented fallback */
+	else
+		CHECK(num == 1024);
+	CHECK(vq->num_free == num);
+	vring_del_virtqueue(vq);
+}
+
+/* ---- driver and device: one buffer there and back ---- */
+
+/* The host takes the next buffer; -ENOMEM takes nothing and may be retried. */
+static int host_getdesc(struct vringh *vrh, struct vringh_iov *riov,
+			struct vringh_iov *wiov, bool slow, u16 *head)
+{
+	for (;;) {
+		u16 before = vrh->last_avail_idx;
+		int err = vringh_getdesc_user(vrh, riov, wiov,
+					      slow ? getrange_slow : getrange, head);
+
+		if (err != -ENOMEM)
+			return err;
+		CHECK(failed_yet());
+		CHECK(vrh->last_avail_idx == before);
+	}
+}
+
+static size_t pull_all(struct vringh_iov *riov, unsigned char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while ((n = vringh_iov_pull_user(riov, buf + got, len - got)) > 0)
+		got += n;
+	CHECK(n == 0);
+	return got;
+}
+
+/*
+ * Create a queue, add a buffer of @nsg out sgs (an indirect table if the
+ * feature is on, else a chain), let the host read it with iovs of @stack
+ * entries (grown as needed), complete it, get it back.
+ */
+static void roundtrip(bool indirect, unsigned int nsg, unsigned int stack,
+		      bool slow)
+{
+	struct scatterlist sg[64];
+	struct iovec rs[4], ws[4];
+	struct vringh_iov riov, wiov;
+	static unsigned char got[64 * 32];
+	struct virtqueue *vq;
+	struct vringh vrh;
+	struct vring vr;
+	unsigned int i, len, before;
+	unsigned char *d = (unsigned char *)mem + OFF_DATA;
+	u16 head;
+	int err;
+
+	init_vdev((indirect ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) |
+		  1ULL << VIRTIO_F_VERSION_1);
+	memset(mem, 0, vring_size(64, RING_ALIGN));
+	vq = vring_new_virtqueue(0, 64, RING_ALIGN, &vdev, true, false, mem,
+				 notify, NULL, "allocfail");
+	if (!vq) {
+		CHECK(failed_yet());
+		return;
+	}
+
+	for (i = 0; i < nsg * 32; i++)
+		d[i] = i * 7;
+	sg_init_table(sg, nsg);
+	for (i = 0; i < nsg; i++)
+		sg_set_buf(&sg[i], d + i * 32, 32);
+	before = vq->num_free;
+	/* The table must be in memory the host can see (the shim's fake). */
+	__kmalloc_fake = mem + OFF_TABLE;
+	__kfree_ignore_start = mem + OFF_TABLE;
+	__kfree_ignore_end = mem + OFF_DATA;
+	err = virtqueue_add_outbuf(vq, sg, nsg, d, GFP_KERNEL);
+	__kmalloc_fake = NULL;
+	CHECK(err == 0);
+	if (indirect && nsg > 1 && before - vq->num_free != 1)
+		CHECK(failed_yet() && before - vq->num_free == nsg);	/* direct */
+	virtqueue_kick(vq);
+
+	vring_init(&vr, 64, mem, RING_ALIGN);
+	CHECK(vringh_init_user(&vrh, vdev.features, 64, true, vr.desc, vr.avail,
+			       vr.used) == 0);
+	vringh_iov_init(&riov, rs, stack);
+	vringh_iov_init(&wiov, ws, stack);
+	CHECK(host_getdesc(&vrh, &riov, &wiov, slow, &head) == 1);
+	CHECK(riov.used == (slow ? nsg * 32 : nsg) && wiov.used == 0);
+	CHECK(pull_all(&riov, got, sizeof(got)) == nsg * 32);
+	CHECK(memcmp(got, d, nsg * 32) == 0);
+	CHECK(vringh_complete_user(&vrh, head, 0) == 0);
+	vringh_iov_cleanup(&riov);
+	vringh_iov_cleanup(&wiov);
+
+	CHECK(virtqueue_get_buf(vq, &len) == d);
+	CHECK(vq->num_free == 64);
+	CHECK(!virtqueue_is_broken(vq));
+	vring_del_virtqueue(vq);
+	__kfree_ignore_start = __kfree_ignore_end = NULL;
+}
+
+static void add_indirect(void)
+{
+	roundtrip(true, 4, 4, false);
+}
+
+static void vringh_iov_grow(void)
+{
+	roundtrip(false, 40, 1, false);
+}
+
+static void vringh_iov_grow_slow_range(void)
+{
+	roundtrip(true, 40, 0, true);
+}
+
+/* A full ring: without its table the buffer cannot go in at all. */
+static void add_indirect_ring_full(void)
+{
+	struct scatterlist sg[4], one;
+	struct virtqueue *vq;
+	unsigned int i, free_before;
+	char *d = mem + OFF_DATA;
+	int err;
+
+	init_vdev(1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	memset(mem, 0, vring_size(4, RING_ALIGN));
+	vq = vring_new_virtqueue(0, 4, RING_ALIGN, &vdev, true, false, mem,
+				 notify, NULL, "allocfail");
+	if (!vq) {
+		CHECK(failed_yet());
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		sg_init_one(&one, d + i, 1);
+		CHECK(virtqueue_add_inbuf(vq, &one, 1, d + i, GFP_KERNEL) == 0);
+	}
+	sg_init_table(sg, 4);
+	for (i = 0; i < 4; i++)
+		sg_set_buf(&sg[i], d + 8 * i, 8);
+	free_before = vq->num_free;
+	err = virtqueue_add_outbuf(vq, sg, 4, d + 100, GFP_KERNEL);
+	if (err) {
+		CHECK(err == -ENOSPC && failed_yet());
+		CHECK(vq->num_free == free_before);
+	} else {
+		CHECK(vq->num_free == free_before - 1);
+	}
+	for (i = 0; i < 3; i++)
+		if (!virtqueue_detach_unused_buf(vq))
+			break;
+	CHECK(i == (err ? 2 : 3));
+	CHECK(vq->num_free == 4);
+	vring_del_virtqueue(vq);
+}
+
+/* The kern accessors grow kiovs with the caller's gfp. */
+static void vringh_kern_iov_grow(void)
+{
+	struct vring_desc *desc;
+	struct vringh_kiov riov, wiov;
+	struct kvec rk[1], wk[1];
+	struct vringh vrh;
+	struct vring vr;
+	unsigned int i;
+	u16 head, before;
+	int err;
+
+	memset(mem, 0, vring_size(32, RING_ALIGN));
+	vring_init(&vr, 32, mem, RING_ALIGN);
+	CHECK(vringh_init_kern(&vrh, 0, 32, true, vr.desc, vr.avail, vr.used) == 0);
+	/* One chain of 32 descriptors: 12 readable, 20 writable. */
+	desc = vr.desc;
+	for (i = 0; i < 32; i++) {
+		desc[i].addr = (uintptr_t)(mem + OFF_DATA + i * 16);
+		desc[i].len = 16;
+		desc[i].flags = (i < 31 ? VRING_DESC_F_NEXT : 0) |
+				(i >= 12 ? VRING_DESC_F_WRITE : 0);
+		desc[i].next = i + 1;
+	}
+	vr.avail->ring[0] = 0;
+	vr.avail->idx = 1;
+
+	vringh_kiov_init(&riov, rk, 1);
+	vringh_kiov_init(&wiov, wk, 1);
+	for (;;) {
+		before = vrh.last_avail_idx;
+		err = vringh_getdesc_kern(&vrh, &riov, &wiov, &head, GFP_KERNEL);
+		if (err != -ENOMEM)
+			break;
+		CHECK(failed_yet() && vrh.last_avail_idx == before);
+	}
+	CHECK(err == 1 && head == 0);
+	CHECK(riov.used == 12 && wiov.used == 20);
+	CHECK(vringh_kiov_length(&riov) == 12 * 16);
+	CHECK(vringh_kiov_length(&wiov) == 20 * 16);
+	vringh_kiov_cleanup(&riov);
+	vringh_kiov_cleanup(&wiov);
+}
+
+/* Resize: without memory the old ring stays, emptied, and still works. */
+static void resize(void)
+{
+	struct scatterlist sg;
+	struct virtqueue *vq;
+	unsigned int i, num;
+	char *d = mem + OFF_DATA;
+	int err;
+
+	init_vdev(1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	vdev.config = &cfgops;
+	vq = vring_create_virtqueue(0, 64, RING_ALIGN, &vdev, true, false,
+				    false, notify, NULL, "allocfail");
+	if (!vq) {
+		CHECK(failed_yet());
+		return;
+	}
+	vring_del_virtqueue(vq);
+	vq = vring_create_virtqueue(0, 256, RING_ALIGN, &vdev, true, false,
+				    false, notify, NULL, "allocfail");
+	if (!vq) {
+		CHECK(failed_yet());
+		return;
+	}
+	err = virtqueue_resize(vq, 64, NULL, NULL);
+	if (err) {
+		CHECK(err == -ENOMEM && failed_yet());
+		CHECK(virtqueue_get_vring_size(vq) == 256);
+	}
+	for (i = 0; i < 8; i++) {
+		sg_init_one(&sg, d + i, 1);
+		CHECK(virtqueue_add_inbuf(vq, &sg, 1, d + i, GFP_KERNEL) == 0);
+	}
+	err = virtqueue_resize(vq, 128, NULL, NULL);
+	num = virtqueue_get_vring_size(vq);
+	if (err) {
+		CHECK(err == -ENOMEM && failed_yet());
+		CHECK(num == 256 || num == 64);
+	} else {
+		CHECK(num == 128);
+	}
+	/* Either way the old buffers were recycled and the ring is empty. */
+	CHECK(vq->num_free == num);
+	CHECK(!virtqueue_detach_unused_buf(vq));
+	sg_init_one(&sg, d, 1);
+	CHECK(virtqueue_add_inbuf(vq, &sg, 1, d, GFP_KERNEL) == 0);
+	CHECK(virtqueue_detach_unused_buf(vq) == d);
+	CHECK(!virtqueue_is_broken(vq));
+	vring_del_virtqueue(vq);
+}
+
+struct scenario {
+	const char *name;
+	void (*run)(void);
+};
+
+static const struct scenario scenarios[] = {
+	{ "new-virtqueue", new_virtqueue },
+	{ "create-virtqueue", create_virtqueue },
+	{ "create-virtqueue-reduce", create_virtqueue_reduce },
+	{ "add-indirect", add_indirect },
+	{ "add-indirect-ring-full", add_indirect_ring_full },
+	{ "vringh-iov-grow", vringh_iov_grow },
+	{ "vringh-iov-grow-slow-range", vringh_iov_grow_slow_range },
+	{ "vringh-kern-iov-grow", vringh_kern_iov_grow },
+	{ "resize", resize },
+};
+
+static int sweep(const struct scenario *sc)
+{
+	unsigned long n;
+
+	for (n = 1; n < 100000; n++) {
+		long base = kmalloc_outstanding();
+		bool reached;
+
+		fail_n = n;
+		kmalloc_fail_nth(n);
+		sc->run();
+		reached = kmalloc_count() >= n;
+		kmalloc_fail_nth(0);
+		if (kmalloc_outstanding() != base) {
+			fprintf(stderr, "allocfail: %s: allocation %lu failing leaked %ld allocations\n",
+				sc->name, n, kmalloc_outstanding() - base);
+			return 1;
+		}
+		if (!reached) {
+			printf("%s: %lu runs, allocations 1..%lu failed in turn\n",
+			       sc->name, n, n - 1);
+			return 0;
+		}
+	}
+	fprintf(stderr, "allocfail: %s never finished without a failure\n", sc->name);
+	return 1;
+}
+
+int main(int argc, char *argv[])
+{
+	unsigned int i;
+
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		for (i = 0; i < ARRAY_SIZE(scenarios); i++)
+			printf("%s\n", scenarios[i].name);
+		return 0;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "Usage: allocfail --list | allocfail SCENARIO\n");
+		return 1;
+	}
+	mem = aligned_alloc(RING_ALIGN, MEM_SIZE);
+	if (!mem)
+		return 1;
+	__user_addr_min = mem;
+	__user_addr_max = mem + MEM_SIZE;
+	for (i = 0; i < ARRAY_SIZE(scenarios); i++) {
+		int err;
+
+		if (strcmp(argv[1], scenarios[i].name))
+			continue;
+		err = sweep(&scenarios[i]);
+		free(mem);
+		return err;
+	}
+	fprintf(stderr, "allocfail: no scenario '%s'\n", argv[1]);
+	fprintf(stderr, "Usage: allocfail --list | allocfail SCENARIO\n");
+	return 1;
+}
