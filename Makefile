@@ -160,17 +160,19 @@ fuzz: fuzz-build
 	$(Q)fuzz/run.sh --seconds '$(FUZZ_SECONDS)' build-fuzz
 
 # Sanitizer builds: each in its own folder, the whole check matrix there.
-# A sanitizer finding exits with its own status, never the 1 a usage-error
-# check expects.
-SAN_CFLAGS_asan := -O1 -g -fno-omit-frame-pointer -fsanitize=address
-SAN_CFLAGS_ubsan := -O1 -g -fsanitize=undefined,alignment -fno-sanitize-recover=all
-SAN_CFLAGS_tsan := -O1 -g -fsanitize=thread
+# The sanitizer goes in CC, so that it compiles and links everything,
+# including what the checks build themselves (ab/ab.sh passes CC and
+# CFLAGS on).  A sanitizer finding exits with its own status, never the 1
+# a usage-error check expects.
+SAN_CC_asan := -fsanitize=address -fno-omit-frame-pointer
+SAN_CC_ubsan := -fsanitize=undefined,alignment -fno-sanitize-recover=all
+SAN_CC_tsan := -fsanitize=thread
 check-asan check-ubsan check-tsan: check-%:
 	$(Q)ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:halt_on_error=1 \
 	TSAN_OPTIONS=exitcode=88:halt_on_error=1:second_deadlock_stack=1 \
 	RIG_CHECK_MODE=$* $(MAKE) --no-print-directory O=build-$* \
-		CFLAGS='$(SAN_CFLAGS_$*)' LDFLAGS='$(filter -fsanitize=%,$(SAN_CFLAGS_$*))' check
+		CC='$(CC) $(SAN_CC_$*)' CFLAGS='-O1 -g' check
 
 # valgrind runs the single-threaded programs and the hostile and
 # allocation-failure cases of a plain -O1 build (tests/run-check.sh).

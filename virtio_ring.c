@@ -36,12 +36,16 @@
  * @indir_desc: the indirect table this buffer uses (kfree()d on detach)
  * @ctx: the context pointer given with the buffer
  * @in_len: device-writable bytes in the buffer: the most a used length may say
+ * @avail_pos: the avail index the head was published at (IN_ORDER uses it to
+ *	size a batch: the buffer is the (@avail_pos - last_used_idx + 1)th
+ *	oldest in flight)
  */
 struct vring_desc_state_split {
 	void *data;
 	struct vring_desc *indir_desc;
 	void *ctx;
 	u32 in_len;
+	u16 avail_pos;
 };
 
 /**
@@ -61,6 +65,9 @@ struct vring_desc_extra {
  * @avail_idx_shadow: the driver's avail index (what avail->idx was set to)
  * @used_idx_shadow: used->idx as last read; elements up to it are published
  * @used_event_unfenced: used_event was written and no full barrier followed
+ * @batch_left: IN_ORDER: buffers of the batch being returned that get_buf
+ *	has not returned yet, the batch's last buffer included (0: none)
+ * @batch_len: IN_ORDER: the used length the device gave that last buffer
  * @desc_state: per head: token, indirect table, ctx, writable length
  * @desc_extra: per descriptor: shadow of next and flags
  * @queue: the ring allocation, if this code allocated it
@@ -74,6 +81,8 @@ struct vring_virtqueue_split {
 	u16 avail_idx_shadow;
 	u16 used_idx_shadow;
 	bool used_event_unfenced;
+	u16 batch_left;
+	u32 batch_len;
 	struct vring_desc_state_split *desc_state;
 	struct vring_desc_extra *desc_extra;
 	void *queue;
@@ -92,7 +101,8 @@ struct vring_virtqueue_split {
  * @ctx: the context pointer given with the buffer
  * @in_len: device-writable bytes in the buffer: the most a used length may say
  * @num: ring descriptors the buffer takes (1 with an indirect table)
- * @next: the next free id while this one is free (the free list)
+ * @next: the next free id while this one is free (the free list; unused
+ *	with IN_ORDER)
  */
 struct vring_desc_state_packed {
 	void *data;
@@ -113,6 +123,10 @@ struct vring_desc_state_packed {
  * @event_flags_shadow: the flags last meant for driver->flags
  * @driver_event_unfenced: the driver event structure was written and no
  *	full barrier followed yet
+ * @batch_pending: IN_ORDER: a used descriptor named a later buffer than the
+ *	oldest in flight, and get_buf is still returning that batch
+ * @batch_last: IN_ORDER: the id of the batch's last buffer
+ * @batch_len: IN_ORDER: the used length the device gave that last buffer
  * @desc_state: per buffer id: token, table, ctx, writable length, size
  * @queue: the ring allocation, if this code allocated it
  * @queue_size_in_bytes: size of @queue
@@ -125,6 +139,9 @@ struct vring_virtqueue_packed {
 	u16 avail_used_flags;
 	u16 event_flags_shadow;
 	bool driver_event_unfenced;
+	bool batch_pending;
+	u16 batch_last;
+	u32 batch_len;
 	struct vring_desc_state_packed *desc_state;
 	void *queue;
 	size_t queue_size_in_bytes;
@@ -137,12 +154,15 @@ struct vring_virtqueue_packed {
  * @packed_ring: the ring uses the packed layout (@packed, not @split)
  * @indirect: indirect tables may be used (INDIRECT_DESC and not a ctx queue)
  * @event: VIRTIO_RING_F_EVENT_IDX was negotiated
+ * @in_order: VIRTIO_F_IN_ORDER was negotiated (see "In-order queues" below)
  * @weak_barriers: the device is another CPU rather than real hardware
  * @broken: the device misbehaved or was told to stop; nothing more goes in
  * @we_own_ring: the ring memory was allocated here (resize, reset, free)
  * @event_triggered: an interrupt came since callbacks were last enabled
  * @free_head: split: first free descriptor, the free list running through
- *	desc_extra; packed: first free buffer id, through desc_state
+ *	desc_extra (IN_ORDER: desc_extra[].next is always the ring-order
+ *	successor, so this is where the last buffer ended); packed: first free
+ *	buffer id, through desc_state (unused with IN_ORDER)
  * @num_added: split: buffers, packed: descriptors made available since the
  *	last kick decision
  * @last_used_idx: the next used element to consume; packed: its offset, with
@@ -151,9 +171,33 @@ struct vring_virtqueue_packed {
  * @split: the split layout's ring and private state
  * @packed: the packed layout's ring and private state
  *
- * VIRTIO_F_IN_ORDER (descriptors taken in ring order, batched used
- * entries) is not handled yet: the free lists hand out whatever was freed
- * last, and every used entry is expected to name its own buffer.
+ * In-order queues (VIRTIO_F_IN_ORDER, chosen at creation): the device uses
+ * buffers in the order they were made available (virtio 6.2), so the driver
+ * allocates in ring order and needs no free list.  Split: descriptors are
+ * taken from offset 0 on, wrapping, each buffer where the previous one
+ * ended, and a chain's next is x + 1, or 0 at the end of the table
+ * (2.7.5.2); indirect tables are sequential (2.7.5.3.1).  Packed: a
+ * buffer's id is the offset of its first descriptor in the ring, so ids too
+ * go in ring order.  Either way the buffers in flight are one run in ring
+ * order, the oldest at last_used_idx.
+ *
+ * The device may answer a whole batch with one used entry (2.7.9, 2.8.8):
+ * its id names the batch's last buffer, every buffer before it back to the
+ * oldest in flight is used too, and is taken to have been used completely.
+ * Split: the entry sits at the used slot of the batch's first buffer and
+ * used->idx moves by the number of buffers in the batch.  Packed: the used
+ * descriptor overwrites the batch's first descriptor and the device skips
+ * all the batch's descriptors.  get_buf still returns one buffer per call:
+ * it remembers the batch (split->batch_left, packed->batch_pending) and
+ * returns the batch's buffers oldest first, each but the last with its
+ * full device-writable length (desc_state[].in_len), the last with the
+ * length the device gave.  last_used_idx moves one buffer (split: one used
+ * index; packed: the buffer's descriptors) per call, so the event index and
+ * poll cookies keep counting exactly what they count without batches.
+ *
+ * A used entry whose id is not a buffer in flight, or (split) names a
+ * buffer later than the used index published so far can cover, means the
+ * device used buffers out of order: the queue is broken, with a message.
  */
 struct vring_virtqueue {
 	struct virtqueue vq;
@@ -161,6 +205,7 @@ struct vring_virtqueue {
 	bool packed_ring;
 	bool indirect;
 	bool event;
+	bool in_order;
 	bool weak_barriers;
 	bool broken;
 	bool we_own_ring;
@@ -231,7 +276,11 @@ static void *alloc_indirect(unsigned int total_sg, size_t size, gfp_t gfp)
  * Split ring: private state.
  */
 
-/* Forget every buffer: all descriptors free, indices back to zero. */
+/*
+ * Forget every buffer: all descriptors free, indices back to zero.  The
+ * free list links each descriptor to the next; in order, the last links
+ * back to 0 and the list never changes: it is the ring order.
+ */
 static void virtqueue_init_split(struct vring_virtqueue *vq)
 {
 	struct vring_virtqueue_split *split = &vq->split;
@@ -241,6 +290,8 @@ static void virtqueue_init_split(struct vring_virtqueue *vq)
 		split->desc_extra[i].next = i + 1;
 		split->desc_extra[i].flags = 0;
 	}
+	if (vq->in_order)
+		split->desc_extra[num - 1].next = 0;
 	memset(split->desc_state, 0, num * sizeof(*split->desc_state));
 
 	vq->free_head = 0;
@@ -253,6 +304,8 @@ static void virtqueue_init_split(struct vring_virtqueue *vq)
 	split->avail_flags_shadow = 0;
 	split->used_idx_shadow = 0;
 	split->used_event_unfenced = false;
+	split->batch_left = 0;
+	split->batch_len = 0;
 
 	/* Nobody to call back: ask the device not to interrupt. */
 	if (!vq->vq.callback) {
@@ -376,6 +429,12 @@ static bool vring_split_num_ok(struct virtio_device *vdev, unsigned int num,
  * Split ring: the data path.
  */
 
+/*
+ * Descriptors come off the free list from free_head; in order that list is
+ * the ring order, so a chain takes the run that starts where the last
+ * buffer ended and its next fields are x + 1, or 0 past the end (2.7.5.2).
+ * An indirect table's entries are always sequential (2.7.5.3.1).
+ */
 static int virtqueue_add_split(struct vring_virtqueue *vq,
 			       struct scatterlist *sgs[],
 			       unsigned int total_sg,
@@ -480,6 +539,7 @@ static int virtqueue_add_split(struct vring_virtqueue *vq,
 	state->indir_desc = indirect ? desc : NULL;
 	state->ctx = ctx;
 	state->in_len = min_t(u64, in_len, U32_MAX);
+	state->avail_pos = split->avail_idx_shadow;
 
 	split->vring.avail->ring[split->avail_idx_shadow &
 				 (split->vring.num - 1)] =
@@ -524,6 +584,20 @@ static bool virtqueue_kick_prepare_split(struct vring_virtqueue *vq)
 		 VRING_USED_F_NO_NOTIFY);
 }
 
+/* Drop what the driver kept about a buffer: its table, ctx and token. */
+static inline void vring_put_state_split(struct vring_desc_state_split *state,
+					 void **ctx)
+{
+	if (state->indir_desc) {
+		kfree(state->indir_desc);
+		state->indir_desc = NULL;
+	}
+	if (ctx)
+		*ctx = state->ctx;
+	state->ctx = NULL;
+	state->data = NULL;
+}
+
 /*
  * Give the descriptors of the chain at @head back to the free list, using
  * only the private shadow, and drop the buffer's indirect table.
@@ -531,7 +605,6 @@ static bool virtqueue_kick_prepare_split(struct vring_virtqueue *vq)
 static void detach_buf_split(struct vring_virtqueue *vq, unsigned int head,
 			     void **ctx)
 {
-	struct vring_desc_state_split *state = &vq->split.desc_state[head];
 	struct vring_desc_extra *extra = vq->split.desc_extra;
 	unsigned int i = head, n = 1;
 
@@ -543,14 +616,36 @@ static void detach_buf_split(struct vring_virtqueue *vq, unsigned int head,
 	vq->free_head = head;
 	vq->vq.num_free += n;
 
-	if (state->indir_desc) {
-		kfree(state->indir_desc);
-		state->indir_desc = NULL;
+	vring_put_state_split(&vq->split.desc_state[head], ctx);
+}
+
+/*
+ * In order: the chain at @head is the oldest in flight, and its descriptors
+ * simply become free: the free run grows behind free_head.
+ */
+static void detach_buf_split_in_order(struct vring_virtqueue *vq,
+				      unsigned int head, void **ctx)
+{
+	struct vring_desc_extra *extra = vq->split.desc_extra;
+	unsigned int i = head, n = 1;
+
+	while (extra[i].flags & VRING_DESC_F_NEXT) {
+		i = extra[i].next;
+		n++;
 	}
-	if (ctx)
-		*ctx = state->ctx;
-	state->ctx = NULL;
-	state->data = NULL;
+	vq->vq.num_free += n;
+
+	vring_put_state_split(&vq->split.desc_state[head], ctx);
+}
+
+/*
+ * In order, the descriptors in flight are the run that ends just before
+ * free_head: the oldest buffer's head is where that run starts.
+ */
+static inline unsigned int oldest_head_split_in_order(
+					const struct vring_virtqueue *vq)
+{
+	return (vq->free_head + vq->vq.num_free) & (vq->split.vring.num - 1);
 }
 
 static bool more_used_split(const struct vring_virtqueue *vq)
@@ -558,6 +653,69 @@ static bool more_used_split(const struct vring_virtqueue *vq)
 	return READ_ONCE(vq->last_used_idx) !=
 	       virtio16_to_cpu(vq->vq.vdev,
 			       READ_ONCE(vq->split.vring.used->idx));
+}
+
+/*
+ * Is the used element at @last_used published?  Elements up to the used
+ * index we last read are (and the read barrier that followed that read
+ * orders them): take them without touching used->idx again.  Otherwise
+ * read used->idx afresh; a device that claims more than a ring of used
+ * elements breaks the queue.
+ */
+static inline bool vring_used_published_split(struct vring_virtqueue *vq,
+					      u16 last_used)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+	unsigned int num = split->vring.num;
+	u16 used_idx, pending;
+
+	if (last_used != split->used_idx_shadow)
+		return true;
+
+	/*
+	 * Our used_event store must be visible before we read the index, or
+	 * the device could miss it while we miss its new entries, and nobody
+	 * would wake us.
+	 */
+	if (split->used_event_unfenced) {
+		virtio_mb(vq->weak_barriers);
+		split->used_event_unfenced = false;
+	}
+	used_idx = virtio16_to_cpu(vq->vq.vdev,
+				   READ_ONCE(split->vring.used->idx));
+	if (used_idx == last_used)
+		return false;
+
+	pending = used_idx - last_used;
+	if (unlikely(pending > num)) {
+		vring_bad(vq, "used idx %u is %u ahead of %u (ring %u)",
+			  used_idx, pending, last_used, num);
+		return false;
+	}
+	split->used_idx_shadow = used_idx;
+
+	/* Read elements only after the index that published them. */
+	virtio_rmb(vq->weak_barriers);
+	return true;
+}
+
+/*
+ * A buffer was returned and last_used_idx moved to @last_used.  With
+ * callbacks on, ask to be interrupted for the next element.  The full
+ * barrier this needs is taken only before used->idx is next read, once per
+ * batch instead of once per buffer.
+ */
+static inline void vring_used_event_next_split(struct vring_virtqueue *vq,
+					       u16 last_used)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+
+	if (vq->event &&
+	    !(split->avail_flags_shadow & VRING_AVAIL_F_NO_INTERRUPT)) {
+		WRITE_ONCE(vring_used_event(&split->vring),
+			   cpu_to_virtio16(vq->vq.vdev, last_used));
+		split->used_event_unfenced = true;
+	}
 }
 
 static void *virtqueue_get_buf_ctx_split(struct vring_virtqueue *vq,
@@ -569,41 +727,11 @@ static void *virtqueue_get_buf_ctx_split(struct vring_virtqueue *vq,
 	u16 last_used = vq->last_used_idx;
 	struct vring_desc_state_split *state;
 	vring_used_elem_t *elem;
-	u16 used_idx, pending;
 	u32 id, used_len;
 	void *data;
 
-	/*
-	 * Elements up to the used index we last read are already published
-	 * (and ordered by the read barrier that followed that read): take
-	 * them without touching used->idx again.
-	 */
-	if (last_used == split->used_idx_shadow) {
-		/*
-		 * Our used_event store must be visible before we read the
-		 * index, or the device could miss it while we miss its new
-		 * entries, and nobody would wake us.
-		 */
-		if (split->used_event_unfenced) {
-			virtio_mb(vq->weak_barriers);
-			split->used_event_unfenced = false;
-		}
-		used_idx = virtio16_to_cpu(vdev,
-					   READ_ONCE(split->vring.used->idx));
-		if (used_idx == last_used)
-			return NULL;
-
-		pending = used_idx - last_used;
-		if (unlikely(pending > num)) {
-			vring_bad(vq, "used idx %u is %u ahead of %u (ring %u)",
-				  used_idx, pending, last_used, num);
-			return NULL;
-		}
-		split->used_idx_shadow = used_idx;
-
-		/* Read elements only after the index that published them. */
-		virtio_rmb(vq->weak_barriers);
-	}
+	if (!vring_used_published_split(vq, last_used))
+		return NULL;
 
 	elem = &split->vring.used->ring[last_used & (num - 1)];
 	id = virtio32_to_cpu(vdev, READ_ONCE(elem->id));
@@ -631,18 +759,104 @@ static void *virtqueue_get_buf_ctx_split(struct vring_virtqueue *vq,
 	if (len)
 		*len = used_len;
 
+	vring_used_event_next_split(vq, last_used);
+	return data;
+}
+
+/*
+ * In order: read the used element at last_used_idx.  Its id must be a head
+ * in flight, and since it names the last buffer of a batch that starts with
+ * the oldest in flight, the used index published must cover that whole
+ * batch (2.7.9); anything else is a device using buffers out of order.
+ * Returns the batch's size in buffers, with the last buffer's head in
+ * *@id and its used length in *@used_len, or 0 if nothing is there or the
+ * queue broke.
+ */
+static u16 vring_read_batch_split_in_order(struct vring_virtqueue *vq,
+					   u16 last_used, u32 *id,
+					   u32 *used_len)
+{
+	struct virtio_device *vdev = vq->vq.vdev;
+	struct vring_virtqueue_split *split = &vq->split;
+	unsigned int num = split->vring.num;
+	struct vring_desc_state_split *state;
+	vring_used_elem_t *elem;
+	u16 batch, published;
+
+	if (!vring_used_published_split(vq, last_used))
+		return 0;
+
+	elem = &split->vring.used->ring[last_used & (num - 1)];
+	*id = virtio32_to_cpu(vdev, READ_ONCE(elem->id));
+	*used_len = virtio32_to_cpu(vdev, READ_ONCE(elem->len));
+
+	if (unlikely(*id >= num)) {
+		vring_bad(vq, "id %u out of range", *id);
+		return 0;
+	}
+	state = &split->desc_state[*id];
+	if (unlikely(!state->data)) {
+		vring_bad(vq, "id %u is not a head in flight (in order, head %u is next)",
+			  *id, oldest_head_split_in_order(vq));
+		return 0;
+	}
+	/* Heads in flight went in at avail positions last_used onwards. */
+	batch = (u16)(state->avail_pos - last_used) + 1;
+	published = split->used_idx_shadow - last_used;
+	if (unlikely(batch > published)) {
+		vring_bad(vq, "id %u used out of order: a batch from head %u to it is %u buffers, used idx %u moved only %u",
+			  *id, oldest_head_split_in_order(vq), batch,
+			  split->used_idx_shadow, published);
+		return 0;
+	}
+	if (unlikely(*used_len > state->in_len)) {
+		vring_bad(vq, "id %u used len %u > %u writable bytes",
+			  *id, *used_len, state->in_len);
+		return 0;
+	}
+	return batch;
+}
+
+/* In order: return the oldest buffer in flight, batch by batch. */
+static void *virtqueue_get_buf_ctx_split_in_order(struct vring_virtqueue *vq,
+						  unsigned int *len,
+						  void **ctx)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+	u16 last_used = vq->last_used_idx, batch;
+	u32 head, used_len;
+	void *data;
+
 	/*
-	 * With callbacks on, ask to be interrupted for the next element.
-	 * The full barrier this needs is taken only before used->idx is
-	 * next read (above), once per batch instead of once per buffer.
+	 * The buffers of a batch before its last were used completely: each
+	 * comes back with its whole writable length, the last one with the
+	 * length the device gave.  A batch of one is the oldest buffer.
 	 */
-	if (vq->event &&
-	    !(split->avail_flags_shadow & VRING_AVAIL_F_NO_INTERRUPT)) {
-		WRITE_ONCE(vring_used_event(&split->vring),
-			   cpu_to_virtio16(vdev, last_used));
-		split->used_event_unfenced = true;
+	if (likely(!split->batch_left)) {
+		batch = vring_read_batch_split_in_order(vq, last_used, &head,
+							&used_len);
+		if (!batch)
+			return NULL;
+		if (batch > 1) {
+			split->batch_left = batch - 1;
+			split->batch_len = used_len;
+			head = oldest_head_split_in_order(vq);
+			used_len = split->desc_state[head].in_len;
+		}
+	} else {
+		head = oldest_head_split_in_order(vq);
+		used_len = --split->batch_left ?
+			   split->desc_state[head].in_len : split->batch_len;
 	}
 
+	data = split->desc_state[head].data;
+	detach_buf_split_in_order(vq, head, ctx);
+	last_used++;
+	WRITE_ONCE(vq->last_used_idx, last_used);
+	if (len)
+		*len = used_len;
+
+	vring_used_event_next_split(vq, last_used);
 	return data;
 }
 
@@ -725,11 +939,72 @@ static bool virtqueue_enable_cb_delayed_split(struct vring_virtqueue *vq)
 	return (u16)(used_idx - last_used) <= bufs;
 }
 
+/*
+ * In order, the newest buffer's chain ends just before free_head: walk back
+ * while the descriptor before has NEXT set (the previous chain's last one
+ * has not).  Returns its head and sets *@descs to its length.
+ */
+static unsigned int newest_head_split_in_order(const struct vring_virtqueue *vq,
+					       unsigned int *descs)
+{
+	const struct vring_desc_extra *extra = vq->split.desc_extra;
+	unsigned int mask = vq->split.vring.num - 1;
+	unsigned int in_flight = vq->split.vring.num - vq->vq.num_free;
+	unsigned int head = (vq->free_head - 1) & mask, n = 1;
+
+	while (n < in_flight &&
+	       (extra[(head - 1) & mask].flags & VRING_DESC_F_NEXT)) {
+		head = (head - 1) & mask;
+		n++;
+	}
+	*descs = n;
+	return head;
+}
+
+/*
+ * In order, take back the newest buffer first: free_head moves back to its
+ * head and the avail index back past it, as if it had never been added, so
+ * what stays in flight is still one run in ring order.  Had the device used
+ * it in a batch get_buf is still returning, that batch now ends with the
+ * buffer before it, which counts as used completely.
+ */
+static void *detach_unused_buf_split_in_order(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_split *split = &vq->split;
+	u16 in_flight = split->avail_idx_shadow - vq->last_used_idx;
+	unsigned int head, n;
+	void *data;
+
+	if (vq->vq.num_free == split->vring.num)
+		return NULL;
+
+	head = newest_head_split_in_order(vq, &n);
+	data = split->desc_state[head].data;
+	if (WARN_ON(!data))
+		return NULL;
+
+	vring_put_state_split(&split->desc_state[head], NULL);
+	vq->free_head = head;
+	vq->vq.num_free += n;
+	split->avail_idx_shadow--;
+	WRITE_ONCE(split->vring.avail->idx,
+		   cpu_to_virtio16(vq->vq.vdev, split->avail_idx_shadow));
+
+	if (split->batch_left == in_flight && --split->batch_left) {
+		head = newest_head_split_in_order(vq, &n);
+		split->batch_len = split->desc_state[head].in_len;
+	}
+	return data;
+}
+
 static void *virtqueue_detach_unused_buf_split(struct vring_virtqueue *vq)
 {
 	struct vring_virtqueue_split *split = &vq->split;
 	unsigned int i;
 	void *data;
+
+	if (vq->in_order)
+		return detach_unused_buf_split_in_order(vq);
 
 	for (i = 0; i < split->vring.num; i++) {
 		data = split->desc_state[i].data;
@@ -789,8 +1064,9 @@ static int virtqueue_resize_split(struct vring_virtqueue *vq, u32 num)
  * the used wrap counter in bit VRING_PACKED_EVENT_F_WRAP_CTR, ready for the
  * driver event suppression structure and for enable_cb_prepare().
  *
- * VIRTIO_F_IN_ORDER will replace the free list by ids handed out in ring
- * order, and let one used descriptor retire every earlier buffer.
+ * With VIRTIO_F_IN_ORDER there is no free list: a buffer's id is the offset
+ * of its first descriptor, and the oldest buffer in flight is the one at
+ * last_used_idx.  One used descriptor may retire a batch (2.8.8).
  */
 
 static inline u16 packed_off(u16 off_wrap)
@@ -852,6 +1128,9 @@ static void virtqueue_init_packed(struct vring_virtqueue *vq)
 	packed->avail_wrap_counter = true;
 	packed->avail_used_flags = packed_avail_used_flags(true);
 	packed->driver_event_unfenced = false;
+	WRITE_ONCE(packed->batch_pending, false);
+	packed->batch_last = 0;
+	packed->batch_len = 0;
 
 	/* Nobody to call back: ask the device not to notify. */
 	packed->event_flags_shadow = vq->vq.callback ?
@@ -946,6 +1225,15 @@ static inline void vring_write_desc_packed(struct vring_packed_desc *desc,
 }
 
 /*
+ * The id for a buffer whose first descriptor goes at @head: the first free
+ * one, or in order the offset itself.
+ */
+static inline u16 vring_id_packed(const struct vring_virtqueue *vq, u16 head)
+{
+	return vq->in_order ? head : vq->free_head;
+}
+
+/*
  * Buffer @id now takes @descs ring descriptors from @head, and everything
  * but the head's flags is written: take the id off the free list and hand
  * the buffer over.  The head's flags go last, after a write barrier, so the
@@ -957,6 +1245,7 @@ static inline void virtqueue_expose_packed(struct vring_virtqueue *vq,
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 
+	/* With IN_ORDER nothing reads free_head: no need for a branch. */
 	vq->free_head = packed->desc_state[id].next;
 	packed->desc_state[id].num = descs;
 	vq->vq.num_free -= descs;
@@ -982,7 +1271,7 @@ static int virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 					 void *data, void *ctx)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
-	u16 head = packed->next_avail_idx, id = vq->free_head;
+	u16 head = packed->next_avail_idx, id = vring_id_packed(vq, head);
 	struct vring_desc_state_packed *state = &packed->desc_state[id];
 	u16 head_flags = VRING_DESC_F_INDIRECT | packed->avail_used_flags;
 	unsigned int n, count = 0;
@@ -1040,7 +1329,7 @@ static int virtqueue_add_packed(struct vring_virtqueue *vq,
 	u16 head = packed->next_avail_idx, i = head, prev = head;
 	u16 avail_used_flags = packed->avail_used_flags;
 	bool wrap = packed->avail_wrap_counter;
-	u16 id = vq->free_head, flags = 0, head_flags = 0;
+	u16 id = vring_id_packed(vq, head), flags = 0, head_flags = 0;
 	struct vring_desc_state_packed *state;
 	struct scatterlist *sg;
 	u64 in_len = 0;
@@ -1175,6 +1464,20 @@ static bool virtqueue_kick_prepare_packed(struct vring_virtqueue *vq)
 	return behind < added;
 }
 
+/* Drop what the driver kept about a buffer: its table, ctx and token. */
+static inline void vring_put_state_packed(struct vring_desc_state_packed *state,
+					  void **ctx)
+{
+	if (state->indir_desc) {
+		kfree(state->indir_desc);
+		state->indir_desc = NULL;
+	}
+	if (ctx)
+		*ctx = state->ctx;
+	state->ctx = NULL;
+	state->data = NULL;
+}
+
 /*
  * Give buffer @id's ring descriptors and id back, using only private
  * state, and drop its indirect table.
@@ -1187,14 +1490,7 @@ static void detach_buf_packed(struct vring_virtqueue *vq, u16 id, void **ctx)
 	state->next = vq->free_head;
 	vq->free_head = id;
 
-	if (state->indir_desc) {
-		kfree(state->indir_desc);
-		state->indir_desc = NULL;
-	}
-	if (ctx)
-		*ctx = state->ctx;
-	state->ctx = NULL;
-	state->data = NULL;
+	vring_put_state_packed(state, ctx);
 }
 
 /* Has the device marked the descriptor at @off used in lap @wrap? */
@@ -1208,12 +1504,62 @@ static bool is_used_desc_packed(const struct vring_virtqueue *vq, u16 off,
 	return avail == used && used == wrap;
 }
 
+/*
+ * In order, buffers of a batch whose used descriptor was read are used too,
+ * though their own descriptors were skipped and do not say so.
+ */
 static bool more_used_packed(const struct vring_virtqueue *vq)
 {
-	u16 last_used_idx = READ_ONCE(vq->last_used_idx);
+	u16 last_used_idx;
 
+	if (READ_ONCE(vq->packed.batch_pending))
+		return true;
+	last_used_idx = READ_ONCE(vq->last_used_idx);
 	return is_used_desc_packed(vq, packed_off(last_used_idx),
 				   packed_wrap(last_used_idx));
+}
+
+/*
+ * Is the descriptor at @off, lap @wrap, used?  Before saying it is not,
+ * make our driver event write visible and look again, or the device could
+ * miss it while we miss its used descriptor, and nobody would wake us.  A
+ * batch of used buffers thus costs one full barrier, not one per buffer.
+ * On true, the descriptor may be read (the read barrier is taken).
+ */
+static inline bool vring_used_ready_packed(struct vring_virtqueue *vq,
+					   u16 off, bool wrap)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+
+	if (!is_used_desc_packed(vq, off, wrap)) {
+		if (!packed->driver_event_unfenced)
+			return false;
+		virtio_mb(vq->weak_barriers);
+		packed->driver_event_unfenced = false;
+		if (!is_used_desc_packed(vq, off, wrap))
+			return false;
+	}
+
+	/* Read the descriptor only after the flags that published it. */
+	virtio_rmb(vq->weak_barriers);
+	return true;
+}
+
+/*
+ * A buffer was returned and last_used_idx moved to @last_used_idx.  With
+ * callbacks on for a descriptor, ask for the next one.  The full barrier
+ * this needs waits for the moment we find nothing.
+ */
+static inline void vring_used_event_next_packed(struct vring_virtqueue *vq,
+						u16 last_used_idx)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+
+	if (packed->event_flags_shadow == VRING_PACKED_EVENT_FLAG_DESC) {
+		WRITE_ONCE(packed->vring.driver->off_wrap,
+			   cpu_to_le16(last_used_idx));
+		packed->driver_event_unfenced = true;
+	}
 }
 
 static void *virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq,
@@ -1229,24 +1575,9 @@ static void *virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq,
 	void *data;
 	u16 id;
 
-	if (!is_used_desc_packed(vq, off, wrap)) {
-		/*
-		 * Before saying nothing is there, make our driver event write
-		 * visible and look again, or the device could miss it while
-		 * we miss its used descriptor, and nobody would wake us.  A
-		 * batch of used buffers thus costs one full barrier, not one
-		 * per buffer.
-		 */
-		if (!packed->driver_event_unfenced)
-			return NULL;
-		virtio_mb(vq->weak_barriers);
-		packed->driver_event_unfenced = false;
-		if (!is_used_desc_packed(vq, off, wrap))
-			return NULL;
-	}
+	if (!vring_used_ready_packed(vq, off, wrap))
+		return NULL;
 
-	/* Read the descriptor only after the flags that published it. */
-	virtio_rmb(vq->weak_barriers);
 	id = le16_to_cpu(READ_ONCE(packed->vring.desc[off].id));
 	used_len = le32_to_cpu(READ_ONCE(packed->vring.desc[off].len));
 
@@ -1278,16 +1609,105 @@ static void *virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq,
 	if (len)
 		*len = used_len;
 
+	vring_used_event_next_packed(vq, last_used_idx);
+	return data;
+}
+
+/*
+ * In order: read the used descriptor at @off.  Its id must be a buffer in
+ * flight; every buffer in flight is the oldest (the one at @off) or a later
+ * one, so it ends a batch that starts at @off (2.8.8).  A device that used
+ * buffers out of order shows up here, sooner or later, as an id that is
+ * not in flight: one it already reported, or no buffer's first descriptor.
+ * Returns false if nothing is there or the queue broke; else the id and
+ * used length are in *@id and *@used_len.
+ */
+static bool vring_read_used_packed_in_order(struct vring_virtqueue *vq,
+					    u16 off, bool wrap, u16 *id,
+					    u32 *used_len)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	unsigned int num = packed->vring.num;
+	struct vring_desc_state_packed *state;
+
+	if (!vring_used_ready_packed(vq, off, wrap))
+		return false;
+
+	*id = le16_to_cpu(READ_ONCE(packed->vring.desc[off].id));
+	*used_len = le32_to_cpu(READ_ONCE(packed->vring.desc[off].len));
+
+	if (unlikely(*id >= num)) {
+		vring_bad(vq, "used id %u out of range (ring %u)", *id, num);
+		return false;
+	}
+	state = &packed->desc_state[*id];
+	if (unlikely(!state->data)) {
+		vring_bad(vq, "used id %u is not a buffer in flight (in order, id %u is next)",
+			  *id, off);
+		return false;
+	}
+	if (unlikely(*used_len > state->in_len)) {
+		vring_bad(vq, "used id %u len %u > %u writable bytes",
+			  *id, *used_len, state->in_len);
+		return false;
+	}
+	return true;
+}
+
+/* In order: return the oldest buffer in flight, batch by batch. */
+static void *virtqueue_get_buf_ctx_packed_in_order(struct vring_virtqueue *vq,
+						   unsigned int *len,
+						   void **ctx)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	unsigned int num = packed->vring.num;
+	u16 last_used_idx = vq->last_used_idx;
+	u16 off = packed_off(last_used_idx), used_id;
+	bool wrap = packed_wrap(last_used_idx), batch_done = false;
+	struct vring_desc_state_packed *state;
+	u32 used_len;
+	void *data;
+
 	/*
-	 * With callbacks on for a descriptor, ask for the next one.  The
-	 * full barrier this needs waits for the moment we find nothing.
+	 * The oldest buffer's id is its offset.  The buffers of a batch
+	 * before its last were used completely: each comes back with its
+	 * whole writable length, the last one with the length the device
+	 * gave.
 	 */
-	if (packed->event_flags_shadow == VRING_PACKED_EVENT_FLAG_DESC) {
-		WRITE_ONCE(packed->vring.driver->off_wrap,
-			   cpu_to_le16(last_used_idx));
-		packed->driver_event_unfenced = true;
+	state = &packed->desc_state[off];
+	if (likely(!packed->batch_pending)) {
+		if (!vring_read_used_packed_in_order(vq, off, wrap, &used_id,
+						     &used_len))
+			return NULL;
+		if (used_id != off) {
+			packed->batch_last = used_id;
+			packed->batch_len = used_len;
+			WRITE_ONCE(packed->batch_pending, true);
+			used_len = state->in_len;
+		}
+	} else if (off == packed->batch_last) {
+		used_len = packed->batch_len;
+		batch_done = true;
+	} else {
+		used_len = state->in_len;
 	}
 
+	data = state->data;
+	vq->vq.num_free += state->num;
+	off += state->num;
+	if (off >= num) {
+		off -= num;
+		wrap = !wrap;
+	}
+	last_used_idx = packed_off_wrap(off, wrap);
+	vring_put_state_packed(state, ctx);
+	WRITE_ONCE(vq->last_used_idx, last_used_idx);
+	if (batch_done)
+		WRITE_ONCE(packed->batch_pending, false);
+	if (len)
+		*len = used_len;
+
+	vring_used_event_next_packed(vq, last_used_idx);
 	return data;
 }
 
@@ -1353,6 +1773,9 @@ static bool virtqueue_poll_packed(const struct vring_virtqueue *vq,
 	/* Not a position in this ring (a cookie from before a resize). */
 	if (unlikely(off >= vq->packed.vring.num))
 		return true;
+	/* In order, the rest of a batch is used, whatever its slots say. */
+	if (READ_ONCE(vq->packed.batch_pending))
+		return true;
 	return is_used_desc_packed(vq, off, packed_wrap(off_wrap));
 }
 
@@ -1379,8 +1802,40 @@ static bool virtqueue_enable_cb_delayed_packed(struct vring_virtqueue *vq)
 	virtio_mb(vq->weak_barriers);
 	packed->driver_event_unfenced = false;
 
-	return !is_used_desc_packed(vq, packed_off(last_used_idx),
-				    packed_wrap(last_used_idx));
+	return !more_used_packed(vq);
+}
+
+/*
+ * In order, take back the oldest buffer first and move last_used_idx past
+ * it, so what stays in flight is still one run starting there and new
+ * buffers get ids that are free.  Of a batch get_buf is still returning,
+ * the rest stays for get_buf.
+ */
+static void *detach_unused_buf_packed_in_order(struct vring_virtqueue *vq)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	u16 last_used_idx = vq->last_used_idx;
+	u16 off = packed_off(last_used_idx);
+	bool wrap = packed_wrap(last_used_idx);
+	struct vring_desc_state_packed *state = &packed->desc_state[off];
+	void *data = state->data;
+
+	if (vq->vq.num_free == packed->vring.num)
+		return NULL;
+	if (WARN_ON(!data))
+		return NULL;
+	if (packed->batch_pending && off == packed->batch_last)
+		WRITE_ONCE(packed->batch_pending, false);
+
+	off += state->num;
+	if (off >= packed->vring.num) {
+		off -= packed->vring.num;
+		wrap = !wrap;
+	}
+	vq->vq.num_free += state->num;
+	vring_put_state_packed(state, NULL);
+	WRITE_ONCE(vq->last_used_idx, packed_off_wrap(off, wrap));
+	return data;
 }
 
 static void *virtqueue_detach_unused_buf_packed(struct vring_virtqueue *vq)
@@ -1388,6 +1843,9 @@ static void *virtqueue_detach_unused_buf_packed(struct vring_virtqueue *vq)
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	unsigned int i;
 	void *data;
+
+	if (vq->in_order)
+		return detach_unused_buf_packed_in_order(vq);
 
 	/*
 	 * Private state only.  The ring still shows the buffers available:
@@ -1461,6 +1919,7 @@ vring_virtqueue_alloc(unsigned int index, unsigned int num_max,
 	vq->indirect = virtio_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC) &&
 		       !context;
 	vq->event = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
+	vq->in_order = virtio_has_feature(vdev, VIRTIO_F_IN_ORDER);
 	if (virtio_has_feature(vdev, VIRTIO_F_ORDER_PLATFORM))
 		vq->weak_barriers = false;
 	return vq;
@@ -1985,6 +2444,16 @@ EXPORT_SYMBOL_GPL(virtqueue_kick);
  * A used element that names no buffer in flight, or claims more bytes than
  * the buffer could take, breaks the queue.
  *
+ * With VIRTIO_F_IN_ORDER buffers come back in the order they were added.
+ * When the device answered a batch with one used element, each call still
+ * returns one buffer: for every buffer of the batch but the last, *@len is
+ * the buffer's whole device-writable size (the sum of its device-writable
+ * scatterlist lengths, at most U32_MAX), since the specification says such
+ * buffers "are assumed to have been used (read or written) by the device
+ * completely" (2.7.9, 2.8.8); for the last, the length the device gave.  A
+ * used element that implies the device used buffers out of order breaks
+ * the queue.
+ *
  * Return: the buffer's token, or NULL if none is ready or the queue is
  * broken.
  */
@@ -1996,8 +2465,13 @@ void *virtqueue_get_buf_ctx(struct virtqueue *_vq, unsigned int *len,
 	if (unlikely(READ_ONCE(vq->broken)))
 		return NULL;
 
-	return vq->packed_ring ? virtqueue_get_buf_ctx_packed(vq, len, ctx) :
-				 virtqueue_get_buf_ctx_split(vq, len, ctx);
+	if (vq->packed_ring)
+		return vq->in_order ?
+		       virtqueue_get_buf_ctx_packed_in_order(vq, len, ctx) :
+		       virtqueue_get_buf_ctx_packed(vq, len, ctx);
+	return vq->in_order ?
+	       virtqueue_get_buf_ctx_split_in_order(vq, len, ctx) :
+	       virtqueue_get_buf_ctx_split(vq, len, ctx);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_buf_ctx);
 

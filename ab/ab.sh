@@ -75,8 +75,10 @@ build() {
 	set -- -C "$dest"
 	[ -n "${CC:-}" ] && set -- "$@" "CC=$CC"
 	[ -n "${CFLAGS+set}" ] && set -- "$@" "CFLAGS=$CFLAGS"
+	# A make that runs us (make check O=build-asan ...) must not hand its
+	# command-line variables (O= above all) on to these builds.
 	# shellcheck disable=SC2086 # targets are words
-	if ! make "$@" $targets >"$dest.log" 2>&1; then
+	if ! MAKEFLAGS= MAKELEVEL= make "$@" $targets >"$dest.log" 2>&1; then
 		cat "$dest.log" >&2
 		die "building $targets in $dest failed (log: $dest.log)"
 	fi

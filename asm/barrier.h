@@ -44,16 +44,17 @@
 /*
  * ThreadSanitizer sees neither inline assembly nor stand-alone fences (gcc
  * refuses __atomic_thread_fence under -fsanitize=thread: -Wtsan).  A full
- * barrier becomes a sequentially consistent read-modify-write of one
- * shared dummy word: a locked instruction on x86, which is a full fence
- * there; on arm64 the real dmb follows, as the RMW alone does not order a
- * store before it with a load after it.  TSan models the RMWs (they form
- * one total order, as SC fences do); the read and write barriers stay
- * what they are on x86, where READ_ONCE/WRITE_ONCE already carry
- * acquire/release for TSan (linux/compiler.h).
+ * barrier becomes a sequentially consistent read-modify-write of a dummy
+ * word: a locked instruction on x86, which is a full fence there; on
+ * arm64 the real dmb follows, as the RMW alone does not order a store
+ * before it with a load after it.  The word is per thread, so barriers
+ * never make threads synchronize in TSan's eyes: what orders the rings for
+ * TSan is only what orders them for real, READ_ONCE/WRITE_ONCE with
+ * acquire/release (linux/compiler.h), and a missing release is reported.
+ * The read and write barriers stay what they are on x86.
  */
-extern int __rig_tsan_mb_word;
-int __rig_tsan_mb_word __attribute__((weak));
+extern __thread int __rig_tsan_mb_word;
+__thread int __rig_tsan_mb_word __attribute__((weak));
 
 static inline void __rig_tsan_full_barrier(void)
 {

@@ -53,7 +53,9 @@ static struct st {
 	bool created;		/* vring_create_virtqueue: ring is the queue's */
 	bool ctxq, indirect, event, callback;
 	unsigned int num, num_max;
-	const struct vring *vr;
+	const struct vring *vr;		/* split */
+	bool packed;
+	struct vring_packed vp;		/* packed */
 
 	struct tok *live[MAX_TOK];	/* in flight */
 	unsigned int nlive;
@@ -72,10 +74,15 @@ static struct st {
 	uint16_t dused;		/* used index the device wrote */
 	uint16_t drv_used;	/* used entries the driver consumed */
 	struct tok *by_pos[MAX_NUM];	/* avail position -> token */
-	struct { uint16_t head; struct tok *t; } pend[MAX_NUM]; /* taken, unused */
+	struct { uint16_t head; struct tok *t; unsigned int n; } pend[MAX_NUM]; /* taken, unused */
 	unsigned int npend;
 	struct { struct tok *t; uint32_t len; } usedq[MAX_NUM];	/* used, not got */
 	unsigned int nusedq;
+	/* The packed device: positions and wrap counters, tokens in add order. */
+	uint16_t d_avail, d_used;
+	bool d_avail_wrap, d_used_wrap;
+	struct tok *addq[MAX_NUM];
+	unsigned int naddq;
 	unsigned int added, got, predicted;	/* FUZZ_VERBOSE */
 } s;
 
@@ -151,6 +158,15 @@ static void note_broken(size_t said_before, const char *how)
 
 static void ring_view(void)
 {
+	if (s.packed) {
+		s.vr = NULL;
+		s.num = virtqueue_get_vring_size(s.vq);
+		s.vp.num = s.num;
+		s.vp.desc = phys_to_virt(virtqueue_get_desc_addr(s.vq));
+		s.vp.driver = phys_to_virt(virtqueue_get_avail_addr(s.vq));
+		s.vp.device = phys_to_virt(virtqueue_get_used_addr(s.vq));
+		return;
+	}
 	s.vr = virtqueue_get_vring(s.vq);
 	s.num = s.vr->num;
 }
@@ -249,28 +265,38 @@ static void op_add(struct fin *in)
 		   "add of %u sgs took %u descriptors", total, before - s.vq->num_free);
 	s.live[s.nlive++] = t;
 	s.added++;
-	s.by_pos[s.avail_idx % s.num] = t;
+	if (s.packed) {
+		if (s.naddq < MAX_NUM)
+			s.addq[s.naddq++] = t;
+		else
+			s.valid = false;
+	} else {
+		s.by_pos[s.avail_idx % s.num] = t;
+	}
 	s.avail_idx++;
 }
 
 static void op_kick(struct fin *in)
 {
 	uint8_t how = fin_u8(in);
-	uint16_t ev = vring_avail_event(s.vr), fl = s.vr->used->flags;
 	unsigned long before = s.notifies;
-	bool want_kick, got;
+	bool want_kick = false, got;
+	bool predict = s.valid && !s.packed;	/* packed: not modelled */
 
-	ev = virtio16_to_cpu(&s.vdev, ev);
-	fl = virtio16_to_cpu(&s.vdev, fl);
-	if (s.event)
-		want_kick = vring_need_event(ev, s.avail_idx, s.kick_old);
-	else
-		want_kick = !(fl & VRING_USED_F_NO_NOTIFY);
+	if (!s.packed) {
+		uint16_t ev = virtio16_to_cpu(&s.vdev, vring_avail_event(s.vr));
+		uint16_t fl = virtio16_to_cpu(&s.vdev, s.vr->used->flags);
+
+		if (s.event)
+			want_kick = vring_need_event(ev, s.avail_idx, s.kick_old);
+		else
+			want_kick = !(fl & VRING_USED_F_NO_NOTIFY);
+	}
 
 	if (how & 1) {
 		got = virtqueue_kick_prepare(s.vq);
 		if (!s.broken) {
-			if (s.valid)
+			if (predict)
 				FUZZ_CHECK(got == want_kick, "kick_prepare %d, expected %d", got, want_kick);
 			s.kick_old = s.avail_idx;
 		} else {
@@ -287,7 +313,7 @@ static void op_kick(struct fin *in)
 		if (s.broken) {
 			FUZZ_CHECK(!got && s.notifies == before, "kick on a broken queue");
 		} else {
-			if (s.valid)
+			if (predict)
 				FUZZ_CHECK((s.notifies - before) == want_kick,
 					   "kick notified %lu times, expected %d",
 					   s.notifies - before, want_kick);
@@ -341,8 +367,8 @@ static void op_get_buf(struct fin *in)
 static void op_cb(struct fin *in)
 {
 	uint8_t how = fin_u8(in) % 5;
-	uint16_t used = virtio16_to_cpu(&s.vdev, s.vr->used->idx);
-	bool more = used != (uint16_t)(s.drv_used);
+	bool more = s.packed ? s.nusedq > 0 :
+		    virtio16_to_cpu(&s.vdev, s.vr->used->idx) != (uint16_t)s.drv_used;
 	unsigned long before = s.callbacks;
 	unsigned int cookie;
 	bool got;
@@ -350,7 +376,7 @@ static void op_cb(struct fin *in)
 	switch (how) {
 	case 0:
 		virtqueue_disable_cb(s.vq);
-		if (!s.event && !s.broken)
+		if (!s.event && !s.broken && !s.packed)
 			FUZZ_CHECK(virtio16_to_cpu(&s.vdev, s.vr->avail->flags) &
 				   VRING_AVAIL_F_NO_INTERRUPT || !s.valid,
 				   "disable_cb left interrupts on");
@@ -362,7 +388,7 @@ static void op_cb(struct fin *in)
 				   more ? "some" : "none");
 		if (s.broken)
 			FUZZ_CHECK(got, "enable_cb on a broken queue asks to poll");
-		if (s.valid && s.event && !s.broken)
+		if (s.valid && s.event && !s.broken && !s.packed)
 			FUZZ_CHECK(virtio16_to_cpu(&s.vdev, vring_used_event(s.vr)) ==
 				   s.drv_used, "used_event not at the next entry");
 		break;
@@ -416,7 +442,9 @@ static void device_restart(void)
 {
 	ring_view();
 	s.avail_idx = s.kick_old = s.dlast_avail = s.dused = s.drv_used = 0;
-	s.npend = s.nusedq = 0;
+	s.npend = s.nusedq = s.naddq = 0;
+	s.d_avail = s.d_used = 0;
+	s.d_avail_wrap = s.d_used_wrap = true;
 }
 
 static void op_reset(struct fin *in)
@@ -534,6 +562,170 @@ static void publish_used(uint16_t new_idx)
 	WRITE_ONCE(s.vr->used->idx, cpu_to_virtio16(&s.vdev, new_idx));
 }
 
+/* Packed: the device takes every list the driver made available. */
+static void device_take_packed(void)
+{
+	const struct vring_packed_desc *d = s.vp.desc;
+
+	for (;;) {
+		uint16_t f = le16_to_cpu(READ_ONCE(d[s.d_avail].flags));
+		bool avail = f & (1 << VRING_PACKED_DESC_F_AVAIL);
+		bool used = f & (1 << VRING_PACKED_DESC_F_USED);
+		unsigned int n = 0, k = 0, at = s.d_avail;
+		bool wrap = s.d_avail_wrap;
+		struct tok *t;
+		uint16_t id;
+
+		if (avail != s.d_avail_wrap || used == s.d_avail_wrap)
+			return;
+		FUZZ_CHECK(s.naddq && s.npend < MAX_NUM, "a list nobody added");
+		t = s.addq[0];
+		memmove(&s.addq[0], &s.addq[1], --s.naddq * sizeof(s.addq[0]));
+		virt_rmb();
+		/* Walk the list, checking it is exactly the buffer. */
+		for (;;) {
+			const struct vring_packed_desc *e = &d[at];
+
+			f = le16_to_cpu(e->flags);
+			FUZZ_CHECK(!!(f & (1 << VRING_PACKED_DESC_F_AVAIL)) == wrap &&
+				   !!(f & (1 << VRING_PACKED_DESC_F_USED)) != wrap,
+				   "descriptor %u of a list not available", at);
+			n++;
+			id = le16_to_cpu(e->id);
+			if (f & VRING_DESC_F_INDIRECT) {
+				const struct vring_packed_desc *tbl =
+					phys_to_virt(le64_to_cpu(e->addr));
+				unsigned int j, m = le32_to_cpu(e->len) / sizeof(*tbl);
+
+				FUZZ_CHECK(s.indirect && n == 1 && !(f & VRING_DESC_F_NEXT) &&
+					   m == t->nsg, "bad indirect list");
+				for (j = 0; j < m; j++, k++)
+					FUZZ_CHECK(le64_to_cpu(tbl[j].addr) == (uintptr_t)t->sg[k].p &&
+						   le32_to_cpu(tbl[j].len) == t->sg[k].len &&
+						   !!(le16_to_cpu(tbl[j].flags) & VRING_DESC_F_WRITE) ==
+						   (k >= t->nout), "table entry %u is not sg %u", j, k);
+			} else {
+				FUZZ_CHECK(k < t->nsg, "list longer than the buffer");
+				FUZZ_CHECK(le64_to_cpu(e->addr) == (uintptr_t)t->sg[k].p &&
+					   le32_to_cpu(e->len) == t->sg[k].len &&
+					   !!(f & VRING_DESC_F_WRITE) == (k >= t->nout),
+					   "descriptor %u is not sg %u", at, k);
+				k++;
+			}
+			if (++at == s.num) {
+				at = 0;
+				wrap = !wrap;
+			}
+			if (!(f & VRING_DESC_F_NEXT))
+				break;
+			FUZZ_CHECK(n < s.num, "list longer than the ring");
+		}
+		FUZZ_CHECK(k == t->nsg, "list of %u, buffer of %u", k, t->nsg);
+		s.d_avail = at;
+		s.d_avail_wrap = wrap;
+		s.pend[s.npend].head = id;
+		s.pend[s.npend].t = t;
+		s.pend[s.npend].n = n;
+		s.npend++;
+	}
+}
+
+/* Packed: write a used descriptor at the device's position, skip @n. */
+static void packed_write_used(uint16_t id, uint32_t len, uint16_t flags, unsigned int n)
+{
+	struct vring_packed_desc *e = &s.vp.desc[s.d_used];
+
+	e->id = cpu_to_le16(id);
+	e->len = cpu_to_le32(len);
+	virt_wmb();
+	WRITE_ONCE(e->flags, cpu_to_le16(flags));
+	s.d_used += n % (s.num + 1);
+	if (s.d_used >= s.num) {
+		s.d_used -= s.num;
+		s.d_used_wrap = !s.d_used_wrap;
+	}
+}
+
+static uint16_t used_flags(uint32_t len)
+{
+	uint16_t w = s.d_used_wrap;
+
+	return w << VRING_PACKED_DESC_F_AVAIL | w << VRING_PACKED_DESC_F_USED |
+	       (len ? VRING_DESC_F_WRITE : 0);
+}
+
+static void op_dev_use_packed(uint8_t pick, uint32_t len)
+{
+	struct tok *t;
+	unsigned int n;
+	uint16_t id;
+
+	device_take_packed();
+	if (!s.npend)
+		return;
+	pick %= s.npend;
+	id = s.pend[pick].head;
+	t = s.pend[pick].t;
+	n = s.pend[pick].n;
+	s.pend[pick] = s.pend[--s.npend];
+	len = t->in_len ? len % (t->in_len + 1) : 0;
+	packed_write_used(id, len, used_flags(len), n);
+	FUZZ_CHECK(s.nusedq < MAX_NUM, "used queue overflow");
+	s.usedq[s.nusedq].t = t;
+	s.usedq[s.nusedq].len = len;
+	s.nusedq++;
+}
+
+static void op_dev_lie_packed(struct fin *in, uint8_t what)
+{
+	s.valid = false;
+	switch (what) {
+	case 0: {	/* a used descriptor of its own making */
+		uint8_t sel = fin_u8(in);
+		uint16_t id = fin_u16(in);
+		uint32_t len = fin_u32(in);
+		unsigned int n = 1 + fin_u8(in) % 4;
+
+		if (sel < 0xc0 && s.npend) {
+			id = s.pend[sel % s.npend].head;	/* in flight */
+			n = s.pend[sel % s.npend].n;
+			len %= 512;
+		} else if (sel < 0xe0) {
+			id %= s.num + 2;
+		}
+		packed_write_used(id, len, sel & 1 ? fin_u16(in) : used_flags(len), n);
+		break;
+	}
+	case 1:		/* the device moves on without writing */
+		packed_write_used(le16_to_cpu(s.vp.desc[s.d_used].id),
+				  le32_to_cpu(s.vp.desc[s.d_used].len),
+				  le16_to_cpu(s.vp.desc[s.d_used].flags), fin_u8(in));
+		break;
+	case 2: {	/* rewrite any descriptor */
+		struct vring_packed_desc *e = &s.vp.desc[fin_u8(in) % s.num];
+
+		e->id = cpu_to_le16(fin_u16(in) % (s.num + 1));
+		e->len = cpu_to_le32(fin_u32(in));
+		e->flags = cpu_to_le16(fin_u16(in));
+		break;
+	}
+	case 3: {	/* scribble on the ring or the event structures */
+		size_t size = s.num * sizeof(struct vring_packed_desc);
+		size_t off = fin_u16(in) % (size + 8);
+		char *p = off < size ? (char *)s.vp.desc + off
+				     : off < size + 4 ? (char *)s.vp.driver + (off - size)
+				     : (char *)s.vp.device + (off - size - 4);
+		char *end = off < size ? (char *)s.vp.desc + size
+				       : off < size + 4 ? (char *)s.vp.driver + 4
+				       : (char *)s.vp.device + 4;
+
+		for (uint8_t i = fin_u8(in) % 16; i && p < end; i--)
+			*p++ = fin_u8(in);
+		break;
+	}
+	}
+}
+
 /* The well-behaved device uses one buffer it took (any, in any order). */
 static void op_dev_use(struct fin *in)
 {
@@ -545,6 +737,10 @@ static void op_dev_use(struct fin *in)
 
 	if (!s.valid)
 		return;
+	if (s.packed) {
+		op_dev_use_packed(pick, len);
+		return;
+	}
 	device_take();
 	if (!s.npend)
 		return;
@@ -572,6 +768,15 @@ static void op_dev_event(struct fin *in)
 	uint8_t what = fin_u8(in);
 	uint16_t v = fin_u16(in);
 
+	if (s.packed) {		/* the device's event suppression */
+		if (what & 1)
+			s.vp.device->off_wrap = cpu_to_le16(v);
+		else
+			s.vp.device->flags = cpu_to_le16(what & 2 ? v : v % 3);
+		if (what & 2 && !(what & 1))
+			s.valid = false;
+		return;
+	}
 	if (what & 1)
 		vring_avail_event(s.vr) = cpu_to_virtio16(&s.vdev, v);
 	else
@@ -587,6 +792,10 @@ static void op_dev_lie(struct fin *in)
 	uint8_t what = fin_u8(in) % 4;
 	vring_used_elem_t *e;
 
+	if (s.packed) {
+		op_dev_lie_packed(in, what);
+		return;
+	}
 	s.valid = false;
 	switch (what) {
 	case 0: {	/* a used element of its own making */
@@ -636,6 +845,7 @@ static void setup(struct fin *in)
 {
 	uint8_t cfg = fin_u8(in), sel = fin_u8(in);
 	unsigned int num = 1u << (sel % 7), align;
+	bool packed = sel & 0x80;
 
 	memset(&s, 0, sizeof(s));
 	INIT_LIST_HEAD(&s.vdev.vqs);
@@ -648,6 +858,14 @@ static void setup(struct fin *in)
 		__virtio_set_bit(&s.vdev, VIRTIO_F_VERSION_1);
 	if (cfg & 0x80)
 		__virtio_set_bit(&s.vdev, VIRTIO_F_ORDER_PLATFORM);
+	if (packed) {
+		__virtio_set_bit(&s.vdev, VIRTIO_F_RING_PACKED);
+		__virtio_set_bit(&s.vdev, VIRTIO_F_VERSION_1);
+		s.packed = true;
+		if (!(cfg & 0x20))
+			num = 1 + (sel & 0x3f);		/* any size will do */
+	}
+	s.d_avail_wrap = s.d_used_wrap = true;
 	s.ctxq = cfg & 8;
 	s.callback = cfg & 0x10;
 	s.created = cfg & 0x20;
@@ -667,15 +885,27 @@ static void setup(struct fin *in)
 					      s.callback ? callback_cb : NULL,
 					      "fuzz vq");
 	} else {
-		size_t size = vring_size(num, VRING_USED_ALIGN_SIZE);
+		size_t size = packed ? vring_packed_size(num)
+				     : vring_size(num, VRING_USED_ALIGN_SIZE);
 		char *ring = rpage + pg - ((size + 15) & ~(size_t)15);
 
 		memset(rpage, 0, pg);
 		fuzz_poison(rpage, ring - rpage);
 		fuzz_poison(ring + size, rpage + pg - (ring + size));
-		s.vq = vring_new_virtqueue(0, num, VRING_USED_ALIGN_SIZE, &s.vdev,
-					   true, s.ctxq, ring, notify_cb,
-					   s.callback ? callback_cb : NULL, "fuzz vq");
+		if (packed) {
+			struct vring_packed vp;
+
+			vring_packed_init(&vp, num, ring);
+			s.vq = vring_new_virtqueue_packed(0, num, &s.vdev, true, s.ctxq,
+							  vp.desc, vp.driver, vp.device,
+							  notify_cb,
+							  s.callback ? callback_cb : NULL,
+							  "fuzz vq");
+		} else {
+			s.vq = vring_new_virtqueue(0, num, VRING_USED_ALIGN_SIZE, &s.vdev,
+						   true, s.ctxq, ring, notify_cb,
+						   s.callback ? callback_cb : NULL, "fuzz vq");
+		}
 	}
 	FUZZ_CHECK(s.vq, "no queue");
 	s.num_max = num;

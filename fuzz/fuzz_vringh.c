@@ -69,7 +69,8 @@ struct mbuf {
 	uint8_t nseg;
 	struct seg seg[MAX_SEGS];
 	uint8_t ndesc;
-	uint16_t desc[MAX_SEGS];
+	uint16_t desc[MAX_SEGS];	/* split: its descriptors; packed: its id */
+	uint8_t nring;			/* packed: ring descriptors it took */
 	bool indirect;
 	uint32_t toff, tlen;	/* the indirect table, if any */
 };
@@ -83,6 +84,8 @@ static struct st {
 	size_t rsize;
 	char *rstart;
 	struct vring vr;
+	bool packed;		/* packed layout: vp, not vr; no model */
+	struct vring_packed vp;
 
 	struct vringh vrh;
 	struct iovec rstack[4], wstack[4];
@@ -97,6 +100,7 @@ static struct st {
 	unsigned long err_gen;
 	int last_err;
 	bool dirty;		/* an operation wrote guest memory or the ring */
+	size_t dlo, dhi;	/* guest memory it wrote */
 	unsigned int taken, model_taken, model_bytes;	/* FUZZ_VERBOSE */
 
 	/* The model of a well-behaved guest; valid while ok. */
@@ -112,9 +116,12 @@ static struct st {
 		uint16_t taken_pos[MAX_TAKEN];
 		unsigned int ntaken;
 		int cur;		/* head whose iovs riov/wiov hold, or -1 */
+		uint32_t pk_avail, pk_used;	/* packed: descriptors made available, used */
 		uint64_t rpos, wpos, rtotal, wtotal;
 	} m;
 } s;
+
+static void packed_check_used(uint16_t id, uint32_t len);
 
 /* Guest address (user) or host pointer (kern) of guest memory offset. */
 static uint64_t g_addr(uint32_t off)
@@ -216,6 +223,8 @@ static void kern_sanitize(unsigned char *mem, size_t len)
 		a = vringh64_to_cpu(&s.vrh, d.addr);
 		l = vringh32_to_cpu(&s.vrh, d.len);
 		f = vringh16_to_cpu(&s.vrh, d.flags);
+		if (s.packed)	/* struct vring_packed_desc: id, then flags */
+			f = vringh16_to_cpu(&s.vrh, d.next);
 		if (a >= lo && a < hi && l <= hi - a &&
 		    !((f & VRING_DESC_F_INDIRECT) && (a & 15)))
 			continue;
@@ -230,13 +239,32 @@ static void kern_sanitize(unsigned char *mem, size_t len)
 	}
 }
 
+/* Guest memory bytes [off, off + len) were written: look at them again. */
+static void touch(size_t off, size_t len)
+{
+	s.dirty = true;
+	if (!len)
+		return;
+	if (off < s.dlo)
+		s.dlo = off;
+	if (off + len > s.dhi)
+		s.dhi = off + len;
+}
+
 static void sanitize_all(void)
 {
-	if (!s.kern)
+	size_t lo = s.dlo & ~(size_t)15, hi = (s.dhi + 15) & ~(size_t)15;
+
+	if (!s.kern || !s.dirty)
 		return;
-	kern_sanitize((unsigned char *)s.vr.desc, s.num * sizeof(struct vring_desc));
-	kern_sanitize((unsigned char *)g, gsize);
-	kern_sanitize(shadow, gsize);
+	kern_sanitize(s.packed ? (unsigned char *)s.vp.desc : (unsigned char *)s.vr.desc,
+		      s.num * sizeof(struct vring_desc));
+	if (hi > gsize)
+		hi = gsize;
+	if (lo < hi) {
+		kern_sanitize((unsigned char *)g + lo, hi - lo);
+		kern_sanitize(shadow + lo, hi - lo);
+	}
 }
 
 /* The riov/wiov as vringh sees them. */
@@ -385,13 +413,15 @@ static int do_getdesc(u16 *head)
 static void op_getdesc(void)
 {
 	u16 before = s.vrh.last_avail_idx, head = 0xdead;
+	bool wrap_before = s.vrh.avail_wrap_counter;
 	size_t said = fuzz_said;
 	int err = do_getdesc(&head);
 
 	switch (err) {
 	case 1:
-		FUZZ_CHECK(s.vrh.last_avail_idx == (u16)(before + 1), "took %u",
-			   (u16)(s.vrh.last_avail_idx - before));
+		if (!s.packed)
+			FUZZ_CHECK(s.vrh.last_avail_idx == (u16)(before + 1), "took %u",
+				   (u16)(s.vrh.last_avail_idx - before));
 		FUZZ_CHECK(head < s.num, "head %u in a ring of %u", head, s.num);
 		check_iov(kr(), "riov");
 		check_iov(kw(), "wiov");
@@ -399,7 +429,8 @@ static void op_getdesc(void)
 		break;
 	case 0:
 	case -EINVAL: case -ELOOP: case -EPROTO: case -EFAULT: case -ENOMEM:
-		FUZZ_CHECK(s.vrh.last_avail_idx == before, "moved on %d", err);
+		FUZZ_CHECK(s.vrh.last_avail_idx == before &&
+			   s.vrh.avail_wrap_counter == wrap_before, "moved on %d", err);
 		if (err)
 			FUZZ_CHECK(fuzz_said > said, "error %d without a message", err);
 		break;
@@ -413,6 +444,11 @@ static void op_getdesc(void)
 	if (err < 0 && err != -ENOMEM) {
 		s.last_err = err;
 		s.err_gen = s.gen;
+	}
+	if (err == 1 && !s.m.ok && s.m.ntaken < MAX_TAKEN) {
+		/* Remember it, so complete and abandon can name it. */
+		s.m.taken[s.m.ntaken] = head;
+		s.m.taken_pos[s.m.ntaken++] = 0;
 	}
 
 	if (!s.m.ok)
@@ -501,7 +537,13 @@ static void op_push(struct fin *in)
 		got = vringh_iov_push_user(&s.wiov.u, buf, len);
 	FUZZ_CHECK(got >= 0 && (size_t)got <= len, "push %zu: %zd", len, got);
 	s.gen++;
-	s.dirty = true;
+	for (i = 0; got && i < s.wiov.k.used; i++) {
+		/* The iovec being consumed has its start moved on. */
+		size_t back = i == s.wiov.k.i ? s.wiov.k.consumed : 0;
+
+		touch((char *)s.wiov.k.iov[i].iov_base - back - g,
+		      s.wiov.k.iov[i].iov_len + back);
+	}
 	if (!s.m.ok)
 		return;
 	if (s.m.cur < 0) {
@@ -543,13 +585,24 @@ static uint16_t pick_head(struct fin *in, bool *from_list, unsigned int *idx)
 {
 	uint8_t sel = fin_u8(in);
 
+	uint16_t head;
+	unsigned int i;
+
 	*from_list = false;
 	if (s.m.ntaken && sel < 0xf0) {
 		*idx = sel % s.m.ntaken;
 		*from_list = true;
 		return s.m.taken[*idx];
 	}
-	return fin_u16(in);
+	head = fin_u16(in);
+	for (i = 0; i < s.m.ntaken; i++) {
+		if (s.m.taken[i] == head) {	/* a taken one after all */
+			*idx = i;
+			*from_list = true;
+			break;
+		}
+	}
+	return head;
 }
 
 static void model_completed(unsigned int idx)
@@ -582,6 +635,18 @@ static void op_complete(struct fin *in)
 
 	err = s.kern ? vringh_complete_kern(&s.vrh, head, len)
 		     : vringh_complete_user(&s.vrh, head, len);
+	if (s.packed) {
+		/* Packed: ids are checked; the used descriptor is not ours to read. */
+		FUZZ_CHECK(err == 0 || err == -EINVAL || (err == -EFAULT && s.outside_window),
+			   "packed complete(%u): %d", head, err);
+		if (s.m.ok && listed) {
+			FUZZ_CHECK(err == 0, "model: complete of taken id %u: %d", head, err);
+			packed_check_used(head, len);
+		}
+		if (!err && listed)
+			model_completed(idx);
+		return;
+	}
 	if (s.outside_window) {
 		FUZZ_CHECK(err == -EFAULT, "complete outside the window: %d", err);
 		return;
@@ -617,6 +682,41 @@ static void op_complete_multi(struct fin *in)
 		el[i].id = cpu_to_vringh32(&s.vrh, head);
 		el[i].len = cpu_to_vringh32(&s.vrh, fin_u16(in));
 	}
+	if (s.packed && !s.kern) {
+		err = vringh_complete_multi_user(&s.vrh, el, n);
+		FUZZ_CHECK(err == 0 || err == -EINVAL || (err == -EFAULT && s.outside_window),
+			   "packed complete_multi(%u): %d", n, err);
+		if (s.m.ok) {
+			bool all = n <= s.num;
+
+			for (i = 0; i < n; i++)
+				all = all && listed[i];
+			if (all) {
+				FUZZ_CHECK(err == 0, "model: complete_multi of taken ids: %d", err);
+				for (i = 0; i < n; i++)
+					packed_check_used(vringh32_to_cpu(&s.vrh, el[i].id),
+							  vringh32_to_cpu(&s.vrh, el[i].len));
+			} else if (!err) {
+				model_off();	/* ids it did not take: not modelled */
+			}
+		}
+		if (err)
+			return;
+		for (;;) {
+			int best = -1;
+
+			for (i = 0; i < n; i++)
+				if (listed[i] && (best < 0 || idx[i] > idx[best]))
+					best = i;
+			if (best < 0)
+				break;
+			model_completed(idx[best]);
+			listed[best] = false;
+		}
+		return;
+	}
+	if (s.packed)
+		return;		/* (kern) one at a time is op_complete */
 	if (s.kern) {
 		/* No kern flavour of complete_multi: one at a time. */
 		for (i = 0; i < n; i++) {
@@ -675,7 +775,7 @@ static void op_abandon(struct fin *in)
 	s.gen++;
 	if (!s.m.ok || !k)
 		return;
-	if (k > s.m.ntaken) {
+	if (s.packed || k > s.m.ntaken) {
 		model_off();
 		return;
 	}
@@ -704,9 +804,15 @@ static void op_abandon(struct fin *in)
 static void op_notify_enable(void)
 {
 	size_t said = fuzz_said;
-	u16 avail = vringh16_to_cpu(&s.vrh, s.vr.avail->idx);
+	u16 avail = s.packed ? 0 : vringh16_to_cpu(&s.vrh, s.vr.avail->idx);
 	bool empty = s.kern ? vringh_notify_enable_kern(&s.vrh)
 			    : vringh_notify_enable_user(&s.vrh);
+
+	if (s.packed) {
+		FUZZ_CHECK(!s.outside_window || (empty && fuzz_said > said),
+			   "enable outside the window");
+		return;
+	}
 
 	if (s.outside_window) {
 		FUZZ_CHECK(empty && fuzz_said > said, "enable outside the window");
@@ -729,17 +835,24 @@ static void op_notify_disable(void)
 		vringh_notify_disable_kern(&s.vrh);
 	else
 		vringh_notify_disable_user(&s.vrh);
-	if (!s.event_idx && !s.outside_window)
+	if (!s.event_idx && !s.outside_window && !s.packed)
 		FUZZ_CHECK(vringh16_to_cpu(&s.vrh, s.vr.used->flags) ==
 			   VRING_USED_F_NO_NOTIFY, "used flags not set");
 }
 
 static void op_need_notify(void)
 {
-	u16 flags = vringh16_to_cpu(&s.vrh, s.vr.avail->flags);
-	u16 used_event = vringh16_to_cpu(&s.vrh, vring_used_event(&s.vr));
+	u16 flags, used_event;
 	int want, got;
 
+	if (s.packed) {
+		got = s.kern ? vringh_need_notify_kern(&s.vrh) : vringh_need_notify_user(&s.vrh);
+		FUZZ_CHECK(got == 0 || got == 1 || (got == -EFAULT && s.outside_window),
+			   "packed need_notify: %d", got);
+		return;
+	}
+	flags = vringh16_to_cpu(&s.vrh, s.vr.avail->flags);
+	used_event = vringh16_to_cpu(&s.vrh, vring_used_event(&s.vr));
 	if (s.event_idx)
 		want = vring_need_event(used_event, s.used_total, s.nn_old);
 	else
@@ -783,6 +896,86 @@ static void write_desc(struct vring_desc *d, uint64_t addr, uint32_t len,
 	d->next = cpu_to_vringh16(&s.vrh, next);
 }
 
+/* Is the packed ring position @p (counted from the start) in an odd lap? */
+static bool packed_lap_wrap(uint32_t p)
+{
+	return !((p / s.num) & 1);	/* the wrap counters start at 1 */
+}
+
+/*
+ * Packed: the well-behaved driver writes buffer @b as a list at its avail
+ * position, first descriptor's flags last (2.8.6), under a free id.
+ */
+static bool packed_add(struct mbuf *b, uint8_t idsel)
+{
+	unsigned int n = b->indirect ? 1 : b->nseg, j;
+	uint16_t id, first_flags = 0;
+
+	if (!s.m.nfree || s.m.pk_avail - s.m.pk_used + n > s.num)
+		return false;
+	j = idsel % s.m.nfree;
+	id = s.m.free[j];
+	s.m.free[j] = s.m.free[--s.m.nfree];
+	if (b->indirect) {
+		struct vring_packed_desc t[MAX_SEGS];
+
+		for (j = 0; j < b->nseg; j++) {
+			t[j].addr = cpu_to_le64(g_addr(b->seg[j].off));
+			t[j].len = cpu_to_le32(b->seg[j].len);
+			t[j].id = 0;
+			t[j].flags = cpu_to_le16(b->seg[j].w ? VRING_DESC_F_WRITE : 0);
+		}
+		memcpy(g + b->toff, t, b->tlen);
+		memcpy(shadow + b->toff, t, b->tlen);
+	}
+	for (j = 0; j < n; j++) {
+		uint32_t p = s.m.pk_avail + j;
+		struct vring_packed_desc *d = &s.vp.desc[p % s.num];
+		bool w = packed_lap_wrap(p);
+		uint16_t f = w << VRING_PACKED_DESC_F_AVAIL | !w << VRING_PACKED_DESC_F_USED;
+
+		if (j + 1 < n)
+			f |= VRING_DESC_F_NEXT;
+		if (b->indirect) {
+			f |= VRING_DESC_F_INDIRECT;
+			d->addr = cpu_to_le64(g_addr(b->toff));
+			d->len = cpu_to_le32(b->tlen);
+		} else {
+			f |= b->seg[j].w ? VRING_DESC_F_WRITE : 0;
+			d->addr = cpu_to_le64(g_addr(b->seg[j].off));
+			d->len = cpu_to_le32(b->seg[j].len);
+		}
+		d->id = cpu_to_le16(id);
+		if (j)
+			d->flags = cpu_to_le16(f);
+		else
+			first_flags = f;
+	}
+	s.vp.desc[s.m.pk_avail % s.num].flags = cpu_to_le16(first_flags);
+	s.m.pk_avail += n;
+	b->ndesc = 1;
+	b->desc[0] = id;
+	b->nring = n;
+	return true;
+}
+
+/* Packed: the used descriptor complete wrote for buffer @id. */
+static void packed_check_used(uint16_t id, uint32_t len)
+{
+	const struct vring_packed_desc *d = &s.vp.desc[s.m.pk_used % s.num];
+	bool w = packed_lap_wrap(s.m.pk_used);
+	uint16_t f = le16_to_cpu(d->flags);
+
+	FUZZ_CHECK(le16_to_cpu(d->id) == id && le32_to_cpu(d->len) == len,
+		   "used descriptor %u: id %u len %u, completed id %u len %u",
+		   s.m.pk_used % s.num, le16_to_cpu(d->id), le32_to_cpu(d->len), id, len);
+	FUZZ_CHECK(!!(f & (1 << VRING_PACKED_DESC_F_AVAIL)) == w &&
+		   !!(f & (1 << VRING_PACKED_DESC_F_USED)) == w &&
+		   !!(f & VRING_DESC_F_WRITE) == !!len,
+		   "used descriptor %u: flags %#x in lap %d", s.m.pk_used % s.num, f, w);
+	s.m.pk_used += s.m.buf[id].nring;
+}
+
 /* The well-behaved guest adds a buffer. */
 static void op_model_add(struct fin *in)
 {
@@ -824,10 +1017,20 @@ static void op_model_add(struct fin *in)
 			}
 		}
 	}
-	if (s.m.nfree < (b.indirect ? 1 : nseg))
-		return;
+	if (s.packed) {
+		/* The same input bytes as the split layout's below. */
+		uint8_t idsel = b.indirect ? fin_u8(in) : 0;
 
-	if (b.indirect) {
+		idsel += fin_u16(in);
+		/* No list may be longer than the ring, a table's neither (2.8.5). */
+		if (b.nseg > s.num)
+			return;
+		if (!packed_add(&b, idsel))
+			return;
+		head = b.desc[0];
+	} else if (s.m.nfree < (b.indirect ? 1 : nseg)) {
+		return;
+	} else if (b.indirect) {
 		struct vring_desc t[MAX_SEGS];
 		unsigned int rot = fin_u8(in), slot[MAX_SEGS];
 
@@ -861,11 +1064,13 @@ static void op_model_add(struct fin *in)
 	}
 	s.m.buf[head] = b;
 	s.m.order[s.m.avail_idx % s.num] = head;
-	s.vr.avail->ring[s.m.avail_idx % s.num] = cpu_to_vringh16(&s.vrh, head);
+	if (!s.packed)
+		s.vr.avail->ring[s.m.avail_idx % s.num] = cpu_to_vringh16(&s.vrh, head);
 	s.m.avail_idx++;
-	s.vr.avail->idx = cpu_to_vringh16(&s.vrh, s.m.avail_idx);
+	if (!s.packed)
+		s.vr.avail->idx = cpu_to_vringh16(&s.vrh, s.m.avail_idx);
 	s.gen++;
-	s.dirty = true;
+	touch(b.indirect ? b.toff : 0, b.indirect ? b.tlen : 0);
 }
 
 static void op_model_flags(struct fin *in)
@@ -873,6 +1078,13 @@ static void op_model_flags(struct fin *in)
 	uint8_t what = fin_u8(in);
 	uint16_t v = fin_u16(in);
 
+	if (s.packed) {		/* the driver's event suppression */
+		if (what & 1)
+			s.vp.driver->flags = cpu_to_le16(v % 3);
+		else
+			s.vp.driver->off_wrap = cpu_to_le16(v);
+		return;
+	}
 	if (what & 1)
 		s.vr.avail->flags = cpu_to_vringh16(&s.vrh, v & VRING_AVAIL_F_NO_INTERRUPT);
 	else
@@ -900,7 +1112,24 @@ static void op_poke_desc(struct fin *in)
 
 	if (a < gsize + 64 && !s.kern)
 		a = GBASE + a - 32;	/* small: an offset near guest memory */
-	write_desc(&s.vr.desc[i], a, l, f, n);
+	if (s.packed) {
+		struct vring_packed_desc *d = &s.vp.desc[i];
+
+		/* Flag 0x40 (unused by virtio): "available in this lap". */
+		if (f & 0x40) {
+			bool w = s.vrh.avail_wrap_counter;
+
+			f &= ~(0x40 | 1 << VRING_PACKED_DESC_F_AVAIL |
+			       1 << VRING_PACKED_DESC_F_USED);
+			f |= w << VRING_PACKED_DESC_F_AVAIL | !w << VRING_PACKED_DESC_F_USED;
+		}
+		d->addr = cpu_to_le64(a);
+		d->len = cpu_to_le32(l);
+		d->id = cpu_to_le16(n);
+		d->flags = cpu_to_le16(f);
+	} else {
+		write_desc(&s.vr.desc[i], a, l, f, n);
+	}
 	model_off();
 	s.gen++;
 	s.dirty = true;
@@ -910,7 +1139,7 @@ static void op_poke_desc(struct fin *in)
 static void op_poke_g(struct fin *in)
 {
 	uint32_t off = fin_u16(in) % gsize;
-	uint8_t n = fin_u8(in) % 32, i;
+	uint8_t n = fin_u8(in) % 64, i;
 
 	for (i = 0; i < n && off + i < gsize; i++) {
 		uint8_t v = fin_u8(in);
@@ -922,7 +1151,7 @@ static void op_poke_g(struct fin *in)
 	}
 	model_off();
 	s.gen++;
-	s.dirty = true;
+	touch(off, i);
 }
 
 static void op_iov_reset(struct fin *in)
@@ -974,11 +1203,11 @@ static void op_fail_alloc(struct fin *in)
 }
 
 /* Guest memory holds what the model says (where the host may look). */
-static void check_shadow(void)
+static void check_shadow(size_t lo, size_t hi)
 {
 	unsigned int p;
 
-	for (p = 0; p < G_PAGES; p++)
+	for (p = lo / pg; p < G_PAGES && p * pg < hi; p++)
 		if (g_page_rw[p])
 			FUZZ_CHECK(memcmp(g + p * pg, shadow + p * pg, pg) == 0,
 				   "guest memory page %u differs from the model", p);
@@ -1008,6 +1237,12 @@ static void setup(struct fin *in)
 	s.slow = cfg & 0x10;
 	s.outside_window = !s.kern && (cfg & 0xe0) == 0xe0;
 	s.num = 1u << (numsel % 7);
+	s.packed = numsel & 0x80;
+	if (s.packed) {		/* any size will do */
+		s.num = 1 + (numsel & 0x7f) % MAX_NUM;
+		s.version_1 = true;
+		features |= 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED;
+	}
 
 	s.rcap = caps % 5;
 	s.wcap = (caps >> 3) % 5;
@@ -1028,14 +1263,23 @@ static void setup(struct fin *in)
 	}
 
 	/* The ring at the very end of its page, everything around poisoned. */
-	s.rsize = vring_size(s.num, VRING_USED_ALIGN_SIZE);
+	s.rsize = s.packed ? vring_packed_size(s.num)
+			   : vring_size(s.num, VRING_USED_ALIGN_SIZE);
 	s.rstart = rpage + pg - ((s.rsize + 15) & ~(size_t)15);
 	memset(rpage, 0, pg);
-	vring_init(&s.vr, s.num, s.rstart, VRING_USED_ALIGN_SIZE);
-	err = s.kern ? vringh_init_kern(&s.vrh, features, s.num, true,
-					s.vr.desc, s.vr.avail, s.vr.used)
-		     : vringh_init_user(&s.vrh, features, s.num, true,
-					s.vr.desc, s.vr.avail, s.vr.used);
+	if (s.packed) {
+		vring_packed_init(&s.vp, s.num, s.rstart);
+		err = s.kern ? vringh_init_packed_kern(&s.vrh, features, s.num, true,
+						       s.vp.desc, s.vp.driver, s.vp.device)
+			     : vringh_init_packed_user(&s.vrh, features, s.num, true,
+						       s.vp.desc, s.vp.driver, s.vp.device);
+	} else {
+		vring_init(&s.vr, s.num, s.rstart, VRING_USED_ALIGN_SIZE);
+		err = s.kern ? vringh_init_kern(&s.vrh, features, s.num, true,
+						s.vr.desc, s.vr.avail, s.vr.used)
+			     : vringh_init_user(&s.vrh, features, s.num, true,
+						s.vr.desc, s.vr.avail, s.vr.used);
+	}
 	FUZZ_CHECK(err == 0, "init: %d", err);
 
 	/* Initial contents: the ring and guest memory as the input says. */
@@ -1061,7 +1305,13 @@ static void setup(struct fin *in)
 	s.m.cur = -1;
 	s.err_gen = ~0UL;
 	iovs_init();
+	s.dirty = true;
+	s.dlo = 0;
+	s.dhi = gsize;
 	sanitize_all();
+	s.dirty = false;
+	s.dlo = gsize;
+	s.dhi = 0;
 	memcpy(shadow, g, gsize);
 	set_g_protection(false);
 }
@@ -1116,18 +1366,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (!s.dirty)
 			continue;
-		s.dirty = false;
 		sanitize_all();
-		if (s.m.ok)
-			check_shadow();
+		if (s.m.ok && s.dlo < s.dhi)
+			check_shadow(s.dlo, s.dhi);
+		s.dirty = false;
+		s.dlo = gsize;
+		s.dhi = 0;
 	}
 	if (s.m.ok)
-		check_shadow();
+		check_shadow(0, gsize);
 
 	if (fuzz_verbose)
 		dprintf(2, "fuzz_vringh: %u buffers taken, %u predicted by the model (%s at the end), %u bytes checked\n",
 			s.taken, s.model_taken, s.m.ok ? "valid" : "off", s.model_bytes);
 	iovs_cleanup();
+	vringh_cleanup(&s.vrh);
 	kmalloc_fail_nth(0);
 	FUZZ_CHECK(kmalloc_outstanding() == base, "%ld allocations leaked",
 		   kmalloc_outstanding() - base);

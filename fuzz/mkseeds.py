@@ -108,6 +108,29 @@ def vringh_seeds():
         u8(NEED_NOTIFY) + u8(NOTIFY_ENABLE) + u8(NOTIFY_DISABLE)
     seeds['hostile-no-iovs'] = h_setup(0x20, 3, nulls=3) + \
         h_add([(0, 0x100, 4)], 1) + u8(GETDESC)
+    # Packed rings (numsel bit 7): flag 0x40 in POKE_DESC means "available
+    # in the driver's current lap" (the target sets AVAIL/USED from it).
+    def pdesc(i, addr, ln, idn, flags):
+        return u8(POKE_DESC) + u8(i) + u64(addr) + u32(ln) + u16(flags | 0x40) + u16(idn)
+    pbase = h_setup(VERSION_1 | EVENT_IDX, 0x80 | 7, ring=b'\0' * 2)
+    seeds['packed-roundtrip'] = (
+        pbase + pdesc(0, 0x120, 8, 3, 0) + u8(GETDESC) + u8(PULL) + u16(8)
+        + pdesc(1, 0x220, 8, 0, 1) + pdesc(2, 0x320, 16, 5, 2) + u8(GETDESC)
+        + u8(PUSH) + u16(10) + u8(1) + u8(COMPLETE) + u8(1) + u32(10)
+        + u8(COMPLETE) + u8(0) + u32(0) + u8(NEED_NOTIFY) + u8(NOTIFY_ENABLE)
+        + u8(MODEL_FLAGS) + u8(1) + u16(2) + u8(NEED_NOTIFY) + u8(NOTIFY_DISABLE))
+    seeds['packed-indirect'] = (
+        pbase + u8(POKE_G) + u16(0x1000) + u8(32)
+        + u64(GBASE + 0x100) + u32(8) + u16(0) + u16(0)
+        + u64(GBASE + 0x200) + u32(8) + u16(0) + u16(2)
+        + pdesc(0, 0x1000 + 32, 32, 4, 4) + u8(GETDESC) + u8(ABANDON) + u8(1)
+        + u8(GETDESC) + u8(COMPLETE_MULTI) + u8(1) + u8(0) + u16(3))
+    seeds['packed-model-user'] = h_roundtrip(EVENT_IDX | VERSION_1, numlog=0x80 | 9)
+    seeds['packed-model-kern'] = h_roundtrip(KERN | VERSION_1, numlog=0x80 | 5, rcap=0)
+    seeds['packed-model-slow'] = h_roundtrip(SLOW, numlog=0x80 | 12, rcap=1, wcap=0,
+                                             ranges=((0, 0x300), (0x300, 0x3d00)))
+    seeds['packed-kern'] = (h_setup(KERN, 0x80 | 4, ring=b'\0' * 2)
+                            + pdesc(0, 0x120, 8, 1, 0) + u8(GETDESC) + u8(COMPLETE) + u8(0) + u32(0))
     return seeds
 
 
@@ -155,6 +178,16 @@ def virtqueue_seeds():
         + v_add(2, 2) + u8(MISC) + u8(0x48)          # fail the 1st allocation
         + v_add(2, 2) + u8(MISC) + u8(0x20) + u8(0x09)  # resize to 16
         + u8(MISC) + u8(0x20) + u8(0x40))            # reset refused
+    # Packed rings (sel bit 7): the same programs.
+    seeds['packed-roundtrip'] = v_roundtrip(V_IND | V_EVT | V_CB, sel=0x80 | 7)
+    seeds['packed-roundtrip-direct'] = v_roundtrip(V_CB, sel=0x80 | 3)
+    seeds['packed-created-reset'] = (
+        v_roundtrip(V_CREATE | V_IND | V_EVT | V_CB, sel=0x80 | 0x23)
+        + u8(MISC) + u8(0x20) + u8(0x00) + v_add(1, 1) + u8(USE) + u8(0) + u32(3)
+        + u8(GET) + u8(0) + u8(MISC) + u8(0x20) + u8(0x05))
+    seeds['packed-lie'] = (u8(V_IND) + u8(0x80 | 4) + v_add(0, 2) + v_add(1, 0)
+                           + u8(LIE) + u8(0) + u8(0) + u16(0) + u32(900) + u8(1)
+                           + u8(GET) + u8(0) + u8(CHECKB))
     # Lying devices, as tests/hostile's guest cases.
     lie = u8(V_IND | V_V1) + u8(3) + v_add(0, 1) + v_add(1, 0)
     seeds['lie-id-range'] = lie + u8(LIE) + u8(0) + u8(0xd0) + u32(70) + u32(0) + u8(GET) + u8(0) + u8(CHECKB)

@@ -356,6 +356,106 @@ static void vringh_kern_iov_grow(void)
 	vringh_kiov_cleanup(&wiov);
 }
 
+/*
+ * ---- the packed layout (the rig's extensions: a kernel tree's ring code,
+ * make KSRC=..., has neither packed vringh nor vring_new_virtqueue_packed)
+ */
+#if defined(vring_new_virtqueue_packed) && defined(vringh_init_packed_user)
+
+static void create_virtqueue_packed(void)
+{
+	struct virtqueue *vq;
+
+	init_vdev(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
+		  1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	vq = vring_create_virtqueue(0, 256, RING_ALIGN, &vdev, true, false,
+				    false, notify, NULL, "allocfail");
+	if (!vq) {
+		CHECK(failed_yet());
+		CHECK(list_empty(&vdev.vqs));
+		return;
+	}
+	CHECK(virtqueue_get_vring_size(vq) == 256 && vq->num_free == 256);
+	vring_del_virtqueue(vq);
+}
+
+/*
+ * A packed queue on memory of ours, a buffer of @nsg out sgs (an indirect
+ * table unless its allocation fails), a packed vringh reading it with
+ * one-entry iovs it must grow.
+ */
+static void packed_roundtrip(unsigned int nsg)
+{
+	struct scatterlist sg[16];
+	struct iovec rs[1], ws[1];
+	struct vringh_iov riov, wiov;
+	static unsigned char got[16 * 32];
+	struct vring_packed vp;
+	struct virtqueue *vq;
+	struct vringh vrh;
+	unsigned int i, len, before;
+	unsigned char *d = (unsigned char *)mem + OFF_DATA;
+	u16 head;
+	int err;
+
+	init_vdev(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
+		  1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	memset(mem, 0, vring_packed_size(32));
+	vring_packed_init(&vp, 32, mem);
+	vq = vring_new_virtqueue_packed(0, 32, &vdev, true, false, vp.desc,
+					vp.driver, vp.device, notify, NULL,
+					"allocfail");
+	if (!vq) {
+		CHECK(failed_yet());
+		return;
+	}
+	for (i = 0; i < nsg * 32; i++)
+		d[i] = i * 11;
+	sg_init_table(sg, nsg);
+	for (i = 0; i < nsg; i++)
+		sg_set_buf(&sg[i], d + i * 32, 32);
+	before = vq->num_free;
+	__kmalloc_fake = mem + OFF_TABLE;
+	__kfree_ignore_start = mem + OFF_TABLE;
+	__kfree_ignore_end = mem + OFF_DATA;
+	err = virtqueue_add_outbuf(vq, sg, nsg, d, GFP_KERNEL);
+	__kmalloc_fake = NULL;
+	CHECK(err == 0);
+	if (nsg > 1 && before - vq->num_free != 1)
+		CHECK(failed_yet() && before - vq->num_free == nsg);	/* direct */
+	virtqueue_kick(vq);
+
+	err = vringh_init_packed_user(&vrh, vdev.features, 32, true, vp.desc,
+				      vp.driver, vp.device);
+	if (err) {
+		CHECK(err == -ENOMEM && failed_yet());
+	} else {
+		vringh_iov_init(&riov, rs, 1);
+		vringh_iov_init(&wiov, ws, 1);
+		CHECK(host_getdesc(&vrh, &riov, &wiov, false, &head) == 1);
+		CHECK(riov.used == nsg && wiov.used == 0);
+		CHECK(pull_all(&riov, got, sizeof(got)) == nsg * 32);
+		CHECK(memcmp(got, d, nsg * 32) == 0);
+		CHECK(vringh_complete_user(&vrh, head, 0) == 0);
+		vringh_iov_cleanup(&riov);
+		vringh_iov_cleanup(&wiov);
+		vringh_cleanup(&vrh);
+		CHECK(virtqueue_get_buf(vq, &len) == d);
+	}
+	CHECK(!virtqueue_is_broken(vq));
+	if (err)
+		CHECK(virtqueue_detach_unused_buf(vq) == d);
+	CHECK(vq->num_free == 32);
+	vring_del_virtqueue(vq);
+	__kfree_ignore_start = __kfree_ignore_end = NULL;
+}
+
+static void packed_add_indirect(void)
+{
+	packed_roundtrip(12);
+}
+#endif
+
 /* Resize: without memory the old ring stays, emptied, and still works. */
 static void resize(void)
 {
@@ -422,6 +522,10 @@ static const struct scenario scenarios[] = {
 	{ "vringh-iov-grow-slow-range", vringh_iov_grow_slow_range },
 	{ "vringh-kern-iov-grow", vringh_kern_iov_grow },
 	{ "resize", resize },
+#if defined(vring_new_virtqueue_packed) && defined(vringh_init_packed_user)
+	{ "create-virtqueue-packed", create_virtqueue_packed },
+	{ "packed-add-indirect", packed_add_indirect },
+#endif
 };
 
 static int sweep(const struct scenario *sc)
