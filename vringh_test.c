@@ -1257,8 +1257,11 @@ static void *host_thread(void *arg __attribute__((unused)))
 				break;
 			if (opt.fast_vringh)
 				continue;	/* busy-poll, never sleep */
-			if (!vringh_notify_enable_user(&vrh))
+			/* Buffers came in meanwhile: kicks off again, go on. */
+			if (!vringh_notify_enable_user(&vrh)) {
+				vringh_notify_disable_user(&vrh);
 				continue;
+			}
 			rig_chan_wait(&par.to_host);
 			/* The guest's goodbye is not a kick: don't count it. */
 			if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
