@@ -123,7 +123,7 @@ clean-measure:
 # build-fuzz/) and runs each on its corpus plus a fixed number of runs.
 
 # The allocation-failure sweep is a test program like tests/hostile.
-tests/allocfail: tests/allocfail.o $(RING_OBJS) $(SHIM_OBJS)
+tests/allocfail: tests/allocfail.o $(HARNESS_OBJS) $(RING_OBJS) $(SHIM_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 all: tests/allocfail

@@ -30,6 +30,14 @@
  * driver allocates it in vring_create_virtqueue(), and the device finds
  * its parts with virtqueue_get_desc_addr() and friends.  The kernel's
  * vringh has no packed ring: with it, --packed is a SKIP (exit 77).
+ *
+ * --in-order negotiates VIRTIO_F_IN_ORDER: the device checks each buffer as
+ * it takes it but returns them in batches, one used entry each
+ * (vringh_complete_batch_kern()), whenever it finds the ring empty, holds
+ * N buffers (--in-order=N) or is told to stop.  The buffers are all
+ * device-readable, so the driver gives each back with length 0 whether its
+ * used entry was written or skipped.  The kernel's vringh has no batches
+ * and its virtio_ring drops the feature: with either, a SKIP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,6 +60,11 @@
 #else
 #define HAVE_PACKED_HOST	0
 #endif
+#ifdef vringh_complete_batch_kern
+#define HAVE_IN_ORDER_HOST	1
+#else
+#define HAVE_IN_ORDER_HOST	0
+#endif
 
 #define RING_NUM	256
 #define RING_ALIGN	4096
@@ -66,6 +79,8 @@ static struct {
 	u64 features;
 	bool delayed;
 	bool packed;
+	bool in_order;
+	unsigned long used_batch; /* --in-order=N: most buffers per used entry */
 	unsigned long batch;	/* 0: random, 1..RING_NUM per round */
 	unsigned long reset;	/* 0: never */
 	unsigned long bufs;
@@ -75,6 +90,7 @@ static struct {
 		    1ULL << VIRTIO_RING_F_EVENT_IDX |
 		    1ULL << VIRTIO_F_VERSION_1,
 	.batch = 1,
+	.used_batch = RING_NUM,
 	.bufs = DEFAULT_BUFS,
 };
 
@@ -105,7 +121,10 @@ static struct {
 	bool running;
 	int cpu;
 	struct vringh vrh;
-	unsigned long done;	/* buffers used: the next one's number */
+	unsigned long done;	/* buffers used */
+	unsigned long held;	/* in order: checked, not yet used (done + held:
+				   the next buffer's number) */
+	u16 held_head;		/* in order: the last held buffer's head */
 	unsigned long ring_base; /* @done when this ring was set up */
 	unsigned long bug_at;	/* the buffer --device-bug spoils */
 	int stop;		/* set by the driver */
@@ -187,11 +206,48 @@ static void device_check_stopped_packed(u16 taken __attribute__((unused)))
 }
 #endif
 
+/* Tell the driver about used buffers if it wants; false on error. */
+static bool device_notify(void)
+{
+	int err = vringh_need_notify_kern(&dev.vrh);
+
+	if (err < 0) {
+		device_fail("vringh_need_notify_kern: %d", err);
+		return false;
+	}
+	if (err)
+		rig_chan_signal(&call);
+	return true;
+}
+
+/* In order: return the buffers held with one used entry (length @len). */
+static bool device_flush(u16 head, u32 len)
+{
+	int err;
+
+	if (!dev.held)
+		return true;
+#if HAVE_IN_ORDER_HOST
+	err = vringh_complete_batch_kern(&dev.vrh, head, len, dev.held);
+#else
+	(void)head; (void)len;
+	err = -ENOSYS;		/* main() said SKIP already */
+#endif
+	if (err) {
+		device_fail("vringh_complete_batch_kern(head %u, %lu buffers): %d",
+			    head, dev.held, err);
+		return false;
+	}
+	dev.done += dev.held;
+	dev.held = 0;
+	return device_notify();
+}
+
 /* Check one buffer and return it; false if the device must give up. */
 static bool device_use(struct vringh_kiov *riov, struct vringh_kiov *wiov,
 		       u16 head)
 {
-	unsigned long n = dev.done;
+	unsigned long n = dev.done + dev.held;
 	u64 data[BUF_WORDS];
 	unsigned int i;
 	u32 len = 0;
@@ -222,24 +278,36 @@ static bool device_use(struct vringh_kiov *riov, struct vringh_kiov *wiov,
 			rig_chan_signal(&call);
 			return false;
 		}
+		if (opt.in_order) {
+			/*
+			 * A batch that claims to end with the next buffer's
+			 * head (in flight or not: either breaks the queue),
+			 * and the device stops there.
+			 */
+			dev.held++;
+			device_flush((head + 1) % dev.vrh.vring.num, 0);
+			rig_chan_signal(&call);
+			return false;
+		}
 		head = dev.vrh.vring.num + 1;
 	}
 	if (n == dev.bug_at && opt.bug == BUG_LONG_LEN)
 		len = BUF_LEN + 1;
+	if (opt.in_order) {
+		dev.held++;
+		dev.held_head = head;
+		/* A spoilt length goes out at once, as its batch's last. */
+		if (dev.held == opt.used_batch || len)
+			return device_flush(head, len);
+		return true;
+	}
 	err = vringh_complete_kern(&dev.vrh, head, len);
 	if (err) {
 		device_fail("vringh_complete_kern: %d", err);
 		return false;
 	}
 	dev.done++;
-	err = vringh_need_notify_kern(&dev.vrh);
-	if (err < 0) {
-		device_fail("vringh_need_notify_kern: %d", err);
-		return false;
-	}
-	if (err)
-		rig_chan_signal(&call);
-	return true;
+	return device_notify();
 }
 
 static bool device_stopping(void)
@@ -258,16 +326,24 @@ static void *device_thread(void *arg __attribute__((unused)))
 	vringh_kiov_init(&wiov, wk, ARRAY_SIZE(wk));
 	vringh_notify_disable_kern(&dev.vrh);
 
-	while (!device_stopping()) {
+	for (;;) {
 		u16 head;
 		int err;
 
+		if (device_stopping()) {
+			/* In order: return what is held before stopping. */
+			device_flush(dev.held_head, 0);
+			break;
+		}
 		err = vringh_getdesc_kern(&dev.vrh, &riov, &wiov, &head, GFP_KERNEL);
 		if (err < 0) {
 			device_fail("vringh_getdesc_kern: %d", err);
 			break;
 		}
 		if (err == 0) {
+			/* In order: the ring is empty, return what is held. */
+			if (!device_flush(dev.held_head, 0))
+				break;
 			/* Buffers arrived while notifications were off? */
 			if (!vringh_notify_enable_kern(&dev.vrh)) {
 				vringh_notify_disable_kern(&dev.vrh);
@@ -559,7 +635,7 @@ static void usage(FILE *f)
 "Usage: virtio_test [--help] [--version] [--[no-]indirect] [--[no-]event-idx]\n"
 "                   [--[no-]virtio-1] [--[no-]delayed-interrupt] [--batch=random/N]\n"
 "                   [--reset[=N]] [--buf-num=N] [--device-bug=wrong-id/long-len]\n"
-"                   [--packed]\n"
+"                   [--packed] [--in-order[=N]]\n"
 "\n"
 "Pass N buffers (default 0x%lx) of one %d-byte out sg each from the driver\n"
 "(virtio_ring) to a device thread (vringh) through one %d-entry queue, and\n"
@@ -569,6 +645,9 @@ static void usage(FILE *f)
 "  --[no-]event-idx          VIRTIO_RING_F_EVENT_IDX (default on)\n"
 "  --[no-]virtio-1           VIRTIO_F_VERSION_1 (default on)\n"
 "  --packed                  a packed ring (VIRTIO_F_RING_PACKED; needs virtio-1)\n"
+"  --in-order[=N]            VIRTIO_F_IN_ORDER: the device returns buffers in\n"
+"                            batches, one used entry each, when it finds the\n"
+"                            ring empty or holds N (default %d)\n"
 "  --[no-]delayed-interrupt  virtqueue_enable_cb_delayed, not virtqueue_enable_cb\n"
 "  --batch=N, --batch=random most buffers outstanding per round (default 1;\n"
 "                            random: 1..%d each round)\n"
@@ -578,7 +657,7 @@ static void usage(FILE *f)
 "  --device-bug=BUG          the device spoils one buffer midway: wrong-id (used id\n"
 "                            out of range) or long-len (used length past the buffer)\n"
 "  --version                 print how this binary was built\n",
-		DEFAULT_BUFS, BUF_LEN, RING_NUM, RING_NUM);
+		DEFAULT_BUFS, BUF_LEN, RING_NUM, RING_NUM, RING_NUM);
 }
 
 static void __attribute__((noreturn)) bad_usage(const char *fmt, const char *arg)
@@ -593,7 +672,7 @@ static void parse_options(int argc, char *argv[])
 {
 	enum {
 		OPT_BATCH = 256, OPT_RESET, OPT_BUF_NUM, OPT_DEVICE_BUG,
-		OPT_VERSION,
+		OPT_VERSION, OPT_IN_ORDER,
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -604,6 +683,7 @@ static void parse_options(int argc, char *argv[])
 		{ "virtio-1", no_argument, NULL, '1' },
 		{ "no-virtio-1", no_argument, NULL, '0' },
 		{ "packed", no_argument, NULL, 'P' },
+		{ "in-order", optional_argument, NULL, OPT_IN_ORDER },
 		{ "delayed-interrupt", no_argument, NULL, 'D' },
 		{ "no-delayed-interrupt", no_argument, NULL, 'd' },
 		{ "batch", required_argument, NULL, OPT_BATCH },
@@ -637,6 +717,11 @@ static void parse_options(int argc, char *argv[])
 			break;
 		case 'P':
 			opt.packed = true;
+			break;
+		case OPT_IN_ORDER:
+			opt.in_order = true;
+			if (optarg && !rig_parse_ulong(optarg, 1, RING_NUM, &opt.used_batch))
+				bad_usage("virtio_test: bad --in-order '%s'\n", optarg);
 			break;
 		case 'D':
 			opt.delayed = true;
@@ -691,6 +776,24 @@ static void parse_options(int argc, char *argv[])
 			exit(77);
 		}
 		opt.features |= 1ULL << VIRTIO_F_RING_PACKED;
+	}
+	if (opt.in_order) {
+		struct virtio_device vdev = { .features = opt.features |
+						1ULL << VIRTIO_F_IN_ORDER };
+
+		/* The check runner's SKIPs: exit 77, the reason first. */
+		if (!HAVE_IN_ORDER_HOST) {
+			printf("virtio_test: --in-order: the host ring code (%s) has no VIRTIO_F_IN_ORDER (no vringh_complete_batch_kern)\n",
+			       rig_host_impl());
+			exit(77);
+		}
+		vring_transport_features(&vdev);
+		if (!virtio_has_feature(&vdev, VIRTIO_F_IN_ORDER)) {
+			printf("virtio_test: --in-order: the guest ring code (%s) drops VIRTIO_F_IN_ORDER in vring_transport_features()\n",
+			       rig_guest_impl());
+			exit(77);
+		}
+		opt.features |= 1ULL << VIRTIO_F_IN_ORDER;
 	}
 }
 

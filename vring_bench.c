@@ -23,6 +23,18 @@
  * on our memory (vring_new_virtqueue_packed(), a rig extension); a kernel
  * tree's allocates it in vring_create_virtqueue(), and the device finds it
  * with virtqueue_get_desc_addr() and friends.
+ *
+ * --in-order: VIRTIO_F_IN_ORDER.  The device then returns everything a kick
+ * made available with one used entry (2.7.9, 2.8.8): split, one used
+ * element {head of the last buffer, its length} in the slot of the first,
+ * used->idx moved on by their number; packed, one used descriptor (id of
+ * the last list) over the first list's first descriptor, the used offset
+ * moved past them all.  The driver takes every buffer of such a batch but
+ * the last as written whole, so the device writes the device-writable bytes
+ * (every buffer shares the same data memory: once per batch does it) and
+ * gives the last its whole writable length too: every buffer must come back
+ * with that length.  A kernel tree's virtio_ring drops the feature in
+ * vring_transport_features(): then --in-order is a SKIP (exit 77).
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -68,6 +80,12 @@ static char tokens[MAX_RING];
 static unsigned int ring_num;
 static unsigned long returned;
 
+/* --in-order: batches of one used entry; what each buffer may be written. */
+static bool in_order;
+static unsigned char *in_data;
+static unsigned int in_bytes;
+static unsigned char in_fill;
+
 static void *token_for(unsigned long k)
 {
 	/* Split rings are a power of 2 long; packed ones may not be. */
@@ -88,6 +106,21 @@ static bool device_notify(struct virtqueue *vq)
 	CHECKF((u16)(avail - dev.last_avail) <= vr->num,
 	       "avail idx %u is more than %u entries past the device's %u",
 	       avail, vr->num, dev.last_avail);
+
+	/* In order: all of them in one used element, at the first's slot. */
+	if (in_order && dev.last_avail != avail) {
+		u16 head = virtio16_to_cpu(vq->vdev,
+				vr->avail->ring[(u16)(avail - 1) & (vr->num - 1)]);
+		vring_used_elem_t *e = &vr->used->ring[dev.used_idx & (vr->num - 1)];
+
+		CHECKF(head < vr->num, "avail entry %u holds head %u",
+		       (u16)(avail - 1), head);
+		memset(in_data, ++in_fill, in_bytes);
+		e->id = cpu_to_virtio32(vq->vdev, head);
+		e->len = cpu_to_virtio32(vq->vdev, in_bytes);
+		dev.used_idx += (u16)(avail - dev.last_avail);
+		dev.last_avail = avail;
+	}
 
 	while (dev.last_avail != avail) {
 		u16 head = virtio16_to_cpu(vq->vdev,
@@ -128,6 +161,20 @@ static bool packed_avail(u16 flags, bool wrap)
 	       !!(flags & 1 << VRING_PACKED_DESC_F_USED) != wrap;
 }
 
+/* Write the used descriptor at @off in lap @wrap: id and len, then flags. */
+static void packed_put_used(struct vring_packed *vr, u16 off, bool wrap,
+			    u16 id, u32 len)
+{
+	vr->desc[off].id = cpu_to_le16(id);
+	vr->desc[off].len = cpu_to_le32(len);
+	/* id and len before the flags that publish them. */
+	__atomic_store_n(&vr->desc[off].flags,
+			 cpu_to_le16((wrap ? 1 << VRING_PACKED_DESC_F_AVAIL |
+					     1 << VRING_PACKED_DESC_F_USED : 0) |
+				     (len ? VRING_DESC_F_WRITE : 0)),
+			 __ATOMIC_RELEASE);
+}
+
 /* Ring positions count modulo twice the ring: laps with wrap 0 add num. */
 static unsigned int packed_pos(u16 off, bool wrap)
 {
@@ -144,7 +191,8 @@ static bool device_notify_packed(struct virtqueue *vq __attribute__((unused)))
 {
 	struct vring_packed *vr = &pdev.vring;
 	unsigned int num = vr->num, moved = 0, new, event, flags;
-	bool want_irq;
+	u16 first = pdev.next, last_id = 0;
+	bool first_wrap = pdev.wrap, want_irq;
 
 	for (;;) {
 		u16 off = pdev.next, f, id;
@@ -170,21 +218,20 @@ static bool device_notify_packed(struct virtqueue *vq __attribute__((unused)))
 		id = le16_to_cpu(vr->desc[off].id);
 		CHECKF(id < num, "list at %u has id %u", pdev.next, id);
 
-		off = pdev.next;
-		vr->desc[off].id = cpu_to_le16(id);
-		vr->desc[off].len = cpu_to_le32(0);
-		/* id and len before the flags that publish them. */
-		__atomic_store_n(&vr->desc[off].flags,
-				 cpu_to_le16(pdev.wrap ?
-					     1 << VRING_PACKED_DESC_F_AVAIL |
-					     1 << VRING_PACKED_DESC_F_USED : 0),
-				 __ATOMIC_RELEASE);
+		if (in_order)
+			last_id = id;	/* one used descriptor for all, below */
+		else
+			packed_put_used(vr, pdev.next, pdev.wrap, id, 0);
 		pdev.next += n;
 		if (pdev.next >= num) {
 			pdev.next -= num;
 			pdev.wrap = !pdev.wrap;
 		}
 		moved += n;
+	}
+	if (in_order && moved) {
+		memset(in_data, ++in_fill, in_bytes);
+		packed_put_used(vr, first, first_wrap, last_id, in_bytes);
 	}
 	if (dev.event_idx)	/* "kick me when you make this one available" */
 		__atomic_store_n(&vr->device->off_wrap,
@@ -221,8 +268,8 @@ static void driver_callback(struct virtqueue *vq)
 		CHECKF(token == token_for(returned),
 		       "buffer %lu came back as token %p, expected %p",
 		       returned, token, token_for(returned));
-		CHECKF(len == 0, "buffer %lu came back with len %u",
-		       returned, len);
+		CHECKF(len == (in_order ? in_bytes : 0),
+		       "buffer %lu came back with len %u", returned, len);
 		returned++;
 	}
 }
@@ -299,6 +346,8 @@ static void usage(FILE *f)
 "  --virtio-1     offer VIRTIO_F_VERSION_1 (little-endian ring fields)\n"
 "  --in           device-writable buffers (virtqueue_add_inbuf)\n"
 "  --mixed        readable and writable parts (virtqueue_add_sgs, --sg >= 2)\n"
+"  --in-order     offer VIRTIO_F_IN_ORDER: the device returns each ring-full\n"
+"                 with one used entry\n"
 "  --cpu N        pin to CPU N\n"
 "  --version      how this binary was built\n"
 "  --help         this text\n", MAX_RING);
@@ -330,6 +379,7 @@ int main(int argc, char *argv[])
 		{ "packed",	 no_argument,	    NULL, 'P' },
 		{ "in",		 no_argument,	    NULL, 'i' },
 		{ "mixed",	 no_argument,	    NULL, 'm' },
+		{ "in-order",	 no_argument,	    NULL, 'o' },
 		{ "cpu",	 required_argument, NULL, 'c' },
 		{ "version",	 no_argument,	    NULL, 'V' },
 		{ "help",	 no_argument,	    NULL, 'h' },
@@ -366,6 +416,7 @@ int main(int argc, char *argv[])
 		case 'E': event_idx = false; break;
 		case '1': version_1 = true; break;
 		case 'P': packed = true; break;
+		case 'o': in_order = true; break;
 		case 'i':
 		case 'm':
 			if (mode != MODE_OUT)
@@ -417,6 +468,11 @@ int main(int argc, char *argv[])
 		sg_set_buf(&sg[i], data + i * SG_BYTES, SG_BYTES);
 	sgs[0] = sg;
 	sgs[1] = sg + out_sg;
+	/* --in: the whole table is device-writable; --mixed: its second part. */
+	in_data = (unsigned char *)data +
+		  (mode == MODE_IN ? 0 : out_sg * SG_BYTES);
+	in_bytes = (mode == MODE_IN ? nsg : mode == MODE_MIXED ? in_sg : 0) *
+		   SG_BYTES;
 
 	INIT_LIST_HEAD(&vdev.vqs);
 	spin_lock_init(&vdev.vqs_list_lock);
@@ -425,6 +481,16 @@ int main(int argc, char *argv[])
 			(version_1 ? 1ULL << VIRTIO_F_VERSION_1 : 0);
 	ring_num = num;
 	dev.event_idx = event_idx;
+	if (in_order) {
+		vdev.features |= 1ULL << VIRTIO_F_IN_ORDER;
+		vring_transport_features(&vdev);
+		if (!virtio_has_feature(&vdev, VIRTIO_F_IN_ORDER)) {
+			/* The check runner's SKIP: exit 77, the reason first. */
+			printf("vring_bench: --in-order: the guest ring code (%s) drops VIRTIO_F_IN_ORDER in vring_transport_features()\n",
+			       rig_guest_impl());
+			return 77;
+		}
+	}
 
 	if (packed) {
 		/* Packed rings exist only in virtio 1.x. */

@@ -24,7 +24,10 @@
  *
  * The exported API is one family for both layouts: only init differs, and
  * every other entry point dispatches on vrh->packed to the layout's own
- * function, so each layout reads on its own.
+ * function, so each layout reads on its own.  VIRTIO_F_IN_ORDER changes a
+ * few steps inside each layout (heads inferred and checked, buffers used in
+ * the order taken) and adds vringh_complete_batch_*(): see "In-order split
+ * rings" below and DOC: in-order rings in linux/vringh.h.
  */
 #include <linux/compiler.h>
 #include <linux/export.h>
@@ -148,6 +151,7 @@ struct vringh_walk {
 	gfp_t gfp;
 	u16 head;		/* for messages */
 	bool writable_seen;	/* a device-writable buffer came already */
+	u16 end;		/* split: the table entry after the chain's last */
 };
 
 static void vringh_forget_range(struct vringh_walk *walk)
@@ -492,12 +496,45 @@ static int vringh_init(struct vringh *vrh, u64 features, unsigned int num,
 	vrh->packed = false;
 	vrh->packed_descs = NULL;
 	vrh->packed_taken = NULL;
+	vrh->in_order = !!(features & (1ULL << VIRTIO_F_IN_ORDER));
+	/* In order, the first chain starts at offset 0 (2.7.5). */
+	vrh->next_head = 0;
+	vrh->packed_use_idx = 0;
 	return 0;
 }
 
 /*
+ * In-order split rings (VIRTIO_F_IN_ORDER): what the specification lets
+ * the device infer, and what it does not.
+ *
+ *  - 2.7.5: "If VIRTIO_F_IN_ORDER has been negotiated, driver uses
+ *    descriptors in ring order: starting from offset 0 in the table, and
+ *    wrapping around at the end of the table."  2.7.5.2: a descriptor at
+ *    offset x with NEXT has next = x + 1, or 0 for x = queue_size - 1.
+ *    6.2 (the feature bit): buffers are used in the order in which they
+ *    have been made available.  So the chains of successive buffers lie
+ *    back to back in the table, and the next head is where the previous
+ *    chain ended: the avail ring entry holds nothing a driver keeping
+ *    these rules can choose.  That is what lets a device take the head
+ *    from its own index (vrh->next_head).
+ *  - Nothing lets it skip avail->idx: 2.7.13 still has the driver put
+ *    every head in the avail ring and then publish avail->idx, and only
+ *    avail->idx says how many buffers are available (and its read, with
+ *    the barrier after it, is what makes their descriptors safe to read).
+ *    The head can be inferred; the count cannot.
+ *  - The specification says the driver MUST keep ring order; it says
+ *    nothing of a device checking it.  We do (the guest is untrusted): the
+ *    avail entry is still read and must name the inferred head, and a
+ *    chain's next must be x + 1; anything else is refused with -EINVAL.
+ *    The chain is walked from the inferred head, so reading it does not
+ *    wait for the avail entry: only the comparison does.
+ *  - Batched used entries (2.7.9) are vringh_complete_batch_*().
+ */
+
+/*
  * Look at the next available head without taking it.  Returns 1 and sets
- * *@head, 0 if the guest has made nothing new available, or -errno.
+ * *@head, 0 if the guest has made nothing new available, or -errno.  In
+ * order, *@head is the inferred head, which the avail entry must match.
  */
 static __always_inline int
 vringh_split_peek_head(const struct vringh *vrh,
@@ -536,6 +573,16 @@ vringh_split_peek_head(const struct vringh *vrh,
 		vringh_bad("avail ring slot %u offers descriptor %u, but the ring has only %u",
 			   slot, h, vr->num);
 		return -EINVAL;
+	}
+
+	if (vrh->in_order && likely(vrh->next_head != VRINGH_HEAD_UNKNOWN)) {
+		if (unlikely(h != vrh->next_head)) {
+			vringh_bad("avail ring slot %u offers head %u, but in order (VIRTIO_F_IN_ORDER) the next chain starts at %u, where the last one ended",
+				   slot, h, vrh->next_head);
+			return -EINVAL;
+		}
+		*head = vrh->next_head;
+		return 1;
 	}
 
 	*head = h;
@@ -654,13 +701,22 @@ static __always_inline int vringh_split_walk(struct vringh_walk *walk)
 		if (err)
 			return err;
 
-		if (!(flags & VRING_DESC_F_NEXT))
+		if (!(flags & VRING_DESC_F_NEXT)) {
+			walk->end = (i + 1) & (vr->num - 1);
 			return 0;
+		}
 
 		next = vringh16_to_cpu(vrh, desc.next);
 		if (unlikely(next >= vr->num)) {
 			vringh_bad("descriptor %u (head %u): next %u is past the ring's %u descriptors",
 				   i, walk->head, next, vr->num);
+			return -EINVAL;
+		}
+		/* In order, a chain runs in ring order (2.7.5.2). */
+		if (vrh->in_order &&
+		    unlikely(next != ((i + 1) & (vr->num - 1)))) {
+			vringh_bad("descriptor %u (head %u): next %u, but in order (VIRTIO_F_IN_ORDER) it must be %u",
+				   i, walk->head, next, (i + 1) & (vr->num - 1));
 			return -EINVAL;
 		}
 		i = next;
@@ -698,6 +754,8 @@ vringh_split_getdesc(struct vringh *vrh, const struct vringh_access *acc,
 
 	/* Take it only now: a refused chain leaves the ring where it was. */
 	vrh->last_avail_idx++;
+	/* In order, the next chain starts where this one ended. */
+	vrh->next_head = walk.end;
 	return 1;
 }
 
@@ -753,6 +811,51 @@ vringh_split_complete_one(struct vringh *vrh, const struct vringh_access *acc,
 	elem.id = cpu_to_vringh32(vrh, head);
 	elem.len = cpu_to_vringh32(vrh, len);
 	return vringh_split_complete(vrh, acc, &elem, 1);
+}
+
+/*
+ * In order: one used element for the @count oldest buffers, in the slot of
+ * the first of them, and the used index moved on by @count (2.7.9).  Only
+ * the count can be checked: which heads those buffers had, vringh does not
+ * record.
+ */
+static __always_inline int
+vringh_split_complete_batch(struct vringh *vrh,
+			    const struct vringh_access *acc, u16 last_head,
+			    u32 len, unsigned int count)
+{
+	const struct vring *vr = &vrh->vring;
+	u16 used_idx = vrh->last_used_idx + vrh->completed;
+	u16 held = vrh->last_avail_idx - used_idx;
+	unsigned int off = used_idx & (vr->num - 1);
+	struct vring_used_elem elem;
+	int err;
+
+	if (unlikely(!count || count > held || last_head >= vr->num)) {
+		vringh_bad("cannot complete a batch of %u buffers ending with head %u: %u are taken and not used, in a ring of %u",
+			   count, last_head, held, vr->num);
+		return -EINVAL;
+	}
+
+	elem.id = cpu_to_vringh32(vrh, last_head);
+	elem.len = cpu_to_vringh32(vrh, len);
+	err = acc->copy_out(&vr->used->ring[off], &elem, sizeof(elem));
+	if (unlikely(err)) {
+		vringh_bad("cannot write the used element at slot %u (%p)",
+			   off, &vr->used->ring[off]);
+		return err;
+	}
+
+	/* The guest must see the element before the index that covers it. */
+	virtio_wmb(vrh->weak_barriers);
+
+	err = acc->put16(vrh, &vr->used->idx, used_idx + count);
+	if (unlikely(err)) {
+		vringh_bad("cannot write the used index at %p", &vr->used->idx);
+		return err;
+	}
+	vrh->completed += count;
+	return 0;
 }
 
 static __always_inline int
@@ -969,6 +1072,9 @@ static int vringh_init_packed(struct vringh *vrh, u64 features,
 	vrh->packed_descs = descs;
 	vrh->packed_taken = (u16 *)(descs + num);
 	vrh->packed_take_idx = 0;
+	vrh->in_order = !!(features & (1ULL << VIRTIO_F_IN_ORDER));
+	vrh->next_head = 0;
+	vrh->packed_use_idx = 0;
 	return 0;
 }
 
@@ -1242,6 +1348,32 @@ static inline void vringh_packed_moved(struct vringh *vrh, unsigned int n)
 	vrh->completed = min(vrh->completed + n, 2 * vrh->vring.num);
 }
 
+/* @i entries on from @idx in the ring of taken ids. */
+static inline unsigned int vringh_packed_taken_at(const struct vringh *vrh,
+						  unsigned int idx,
+						  unsigned int i)
+{
+	idx += i;
+	return idx >= vrh->vring.num ? idx - vrh->vring.num : idx;
+}
+
+/*
+ * In order, is @id the buffer @i places after the oldest one taken and not
+ * yet used?  (@id was checked to be taken.)  Says why not if it is not.
+ */
+static inline bool vringh_packed_in_order_ok(const struct vringh *vrh,
+					     u16 id, unsigned int i)
+{
+	u16 want = vrh->packed_taken[vringh_packed_taken_at(vrh,
+					vrh->packed_use_idx, i)];
+
+	if (likely(id == want))
+		return true;
+	vringh_bad("cannot complete buffer id %u: in order (VIRTIO_F_IN_ORDER) buffer id %u, taken before it, must be used first",
+		   id, want);
+	return false;
+}
+
 static __always_inline int
 vringh_packed_complete_one(struct vringh *vrh, const struct vringh_access *acc,
 			   u16 id, u32 len)
@@ -1256,6 +1388,8 @@ vringh_packed_complete_one(struct vringh *vrh, const struct vringh_access *acc,
 			   id >= num ? "past the ring's ids" : "it was not taken");
 		return -EINVAL;
 	}
+	if (vrh->in_order && unlikely(!vringh_packed_in_order_ok(vrh, id, 0)))
+		return -EINVAL;
 	count = vrh->packed_descs[id];
 
 	err = vringh_packed_put_used(vrh, acc, off, id, len);
@@ -1269,6 +1403,9 @@ vringh_packed_complete_one(struct vringh *vrh, const struct vringh_access *acc,
 		return err;
 
 	vrh->packed_descs[id] = 0;
+	if (vrh->in_order)
+		vrh->packed_use_idx = vringh_packed_taken_at(vrh,
+						vrh->packed_use_idx, 1);
 	vringh_packed_forward(vrh, &vrh->last_used_idx,
 			      &vrh->used_wrap_counter, count);
 	vringh_packed_moved(vrh, count);
@@ -1323,6 +1460,11 @@ vringh_packed_complete(struct vringh *vrh, const struct vringh_access *acc,
 			vringh_packed_unmark(vrh, elems, i);
 			return -EINVAL;
 		}
+		if (vrh->in_order &&
+		    unlikely(!vringh_packed_in_order_ok(vrh, id, i))) {
+			vringh_packed_unmark(vrh, elems, i);
+			return -EINVAL;
+		}
 		vrh->packed_descs[id] |= VRINGH_PACKED_MARK;
 	}
 
@@ -1370,6 +1512,9 @@ vringh_packed_complete(struct vringh *vrh, const struct vringh_access *acc,
 
 	for (i = 0; i < n; i++)
 		vrh->packed_descs[vringh32_to_cpu(vrh, elems[i].id)] = 0;
+	if (vrh->in_order)
+		vrh->packed_use_idx = vringh_packed_taken_at(vrh,
+						vrh->packed_use_idx, n);
 	vrh->last_used_idx = off;
 	vrh->used_wrap_counter = wrap;
 	vringh_packed_moved(vrh, moved);
@@ -1378,6 +1523,66 @@ vringh_packed_complete(struct vringh *vrh, const struct vringh_access *acc,
 out:
 	vringh_packed_unmark(vrh, elems, n);
 	return err;
+}
+
+/*
+ * In order: one used descriptor for the @count oldest buffers, over the
+ * first descriptor of the first of them, and the used offset moved past
+ * all their descriptors (2.8.8).  The buffers are the next @count in
+ * packed_taken from packed_use_idx; the descriptors they hold add up to at
+ * most what the device holds, so a @count past the buffers held shows as
+ * an id not taken or a sum too big.  Checked before anything is written.
+ */
+static __always_inline int
+vringh_packed_complete_batch(struct vringh *vrh,
+			     const struct vringh_access *acc, u16 last_id,
+			     u32 len, unsigned int count)
+{
+	const unsigned int num = vrh->vring.num;
+	unsigned int held = vringh_packed_held(vrh);
+	unsigned int idx = vrh->packed_use_idx, i, descs = 0;
+	u16 off = vrh->last_used_idx, id = 0;
+	int err;
+
+	if (unlikely(!count || count > num)) {
+		vringh_bad("cannot complete a batch of %u buffers in a ring of %u",
+			   count, num);
+		return -EINVAL;
+	}
+	for (i = 0; i < count; i++) {
+		id = vrh->packed_taken[vringh_packed_taken_at(vrh, idx, i)];
+		if (unlikely(!vrh->packed_descs[id] ||
+			     descs + vrh->packed_descs[id] > held)) {
+			vringh_bad("cannot complete a batch of %u buffers: only %u are taken and not used",
+				   count, i);
+			return -EINVAL;
+		}
+		descs += vrh->packed_descs[id];
+	}
+	if (unlikely(id != last_id)) {
+		vringh_bad("cannot complete a batch of %u buffers ending with buffer id %u: in order (VIRTIO_F_IN_ORDER) the %u oldest taken end with id %u",
+			   count, last_id, count, id);
+		return -EINVAL;
+	}
+
+	err = vringh_packed_put_used(vrh, acc, off, last_id, len);
+	if (err)
+		return err;
+	/* The driver must see id and len before the flags that publish them. */
+	virtio_wmb(vrh->weak_barriers);
+	err = vringh_packed_put_flags(vrh, acc, off,
+			vringh_packed_used_flags(vrh->used_wrap_counter, len));
+	if (err)
+		return err;
+
+	for (i = 0; i < count; i++)
+		vrh->packed_descs[vrh->packed_taken[
+			vringh_packed_taken_at(vrh, idx, i)]] = 0;
+	vrh->packed_use_idx = vringh_packed_taken_at(vrh, idx, count);
+	vringh_packed_forward(vrh, &vrh->last_used_idx,
+			      &vrh->used_wrap_counter, descs);
+	vringh_packed_moved(vrh, descs);
+	return 0;
 }
 
 static __always_inline int
@@ -1676,7 +1881,9 @@ EXPORT_SYMBOL(vringh_iov_push_user);
  *
  * The next vringh_getdesc_user() returns the first of them again.  On a
  * packed ring they must be the last @num taken, none completed since:
- * otherwise nothing is given back, and the refusal is printed.
+ * otherwise nothing is given back, and the refusal is printed.  On an
+ * in-order split ring the next vringh_getdesc_user() takes its head from
+ * the avail ring, not from where the last chain taken ended.
  */
 void vringh_abandon_user(struct vringh *vrh, unsigned int num)
 {
@@ -1686,6 +1893,9 @@ void vringh_abandon_user(struct vringh *vrh, unsigned int num)
 	}
 	/* avail_event is written only when enabling, so it needs no fixing. */
 	vrh->last_avail_idx -= num;
+	/* In order: where the first of them starts, the avail ring says. */
+	if (num)
+		vrh->next_head = VRINGH_HEAD_UNKNOWN;
 }
 EXPORT_SYMBOL(vringh_abandon_user);
 
@@ -1699,7 +1909,8 @@ EXPORT_SYMBOL(vringh_abandon_user);
  * completions) to learn whether the guest wants to hear about it.
  *
  * Return: 0, -EINVAL (packed) if @head is not a buffer id taken and not
- * yet completed, or -EFAULT if the used ring cannot be written.
+ * yet completed (in order: not the oldest of them), or -EFAULT if the used
+ * ring cannot be written.
  */
 int vringh_complete_user(struct vringh *vrh, u16 head, u32 len)
 {
@@ -1723,8 +1934,9 @@ EXPORT_SYMBOL(vringh_complete_user);
  * then the first one's flags publish them all.
  *
  * Return: 0, -EINVAL if @num_used exceeds the ring size (packed: or an id
- * is not taken, or twice in @used: then nothing is written), or -EFAULT
- * if the used ring cannot be written.
+ * is not taken, or twice in @used, or in order the ids are not the oldest
+ * taken in the order taken: then nothing is written), or -EFAULT if the
+ * used ring cannot be written.
  */
 int vringh_complete_multi_user(struct vringh *vrh,
 			       const struct vring_used_elem used[],
@@ -1736,6 +1948,29 @@ int vringh_complete_multi_user(struct vringh *vrh,
 	return vringh_split_complete(vrh, &vringh_user_access, used, num_used);
 }
 EXPORT_SYMBOL(vringh_complete_multi_user);
+
+/* Refuse a batch unless VIRTIO_F_IN_ORDER was negotiated. */
+static bool vringh_batch_ok(const struct vringh *vrh)
+{
+	if (likely(vrh->in_order))
+		return true;
+	vringh_bad("a batch of buffers in one used entry needs VIRTIO_F_IN_ORDER, which was not negotiated");
+	return false;
+}
+
+/* Documented in linux/vringh.h, with the in-order rules. */
+int vringh_complete_batch_user(struct vringh *vrh, u16 last_head, u32 len,
+			       unsigned int count)
+{
+	if (unlikely(!vringh_batch_ok(vrh)))
+		return -EINVAL;
+	if (vrh->packed)
+		return vringh_packed_complete_batch(vrh, &vringh_user_access,
+						    last_head, len, count);
+	return vringh_split_complete_batch(vrh, &vringh_user_access,
+					   last_head, len, count);
+}
+EXPORT_SYMBOL(vringh_complete_batch_user);
 
 /**
  * vringh_need_notify_user - must the guest be told about used buffers?
@@ -1940,6 +2175,8 @@ void vringh_abandon_kern(struct vringh *vrh, unsigned int num)
 		return;
 	}
 	vrh->last_avail_idx -= num;
+	if (num)
+		vrh->next_head = VRINGH_HEAD_UNKNOWN;
 }
 EXPORT_SYMBOL(vringh_abandon_kern);
 
@@ -1952,7 +2189,7 @@ EXPORT_SYMBOL(vringh_abandon_kern);
  * Call vringh_need_notify_kern() afterwards.
  *
  * Return: 0, or -EINVAL (packed) if @head is not a buffer id taken and not
- * yet completed.
+ * yet completed (in order: not the oldest of them).
  */
 int vringh_complete_kern(struct vringh *vrh, u16 head, u32 len)
 {
@@ -1962,6 +2199,20 @@ int vringh_complete_kern(struct vringh *vrh, u16 head, u32 len)
 	return vringh_split_complete_one(vrh, &vringh_kern_access, head, len);
 }
 EXPORT_SYMBOL(vringh_complete_kern);
+
+/* Documented in linux/vringh.h, with the in-order rules. */
+int vringh_complete_batch_kern(struct vringh *vrh, u16 last_head, u32 len,
+			       unsigned int count)
+{
+	if (unlikely(!vringh_batch_ok(vrh)))
+		return -EINVAL;
+	if (vrh->packed)
+		return vringh_packed_complete_batch(vrh, &vringh_kern_access,
+						    last_head, len, count);
+	return vringh_split_complete_batch(vrh, &vringh_kern_access,
+					   last_head, len, count);
+}
+EXPORT_SYMBOL(vringh_complete_batch_kern);
 
 /**
  * vringh_notify_enable_kern - ask the guest to kick us for new buffers

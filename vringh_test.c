@@ -12,6 +12,12 @@
  * one: the same scenarios where they make sense, and packed ones (lists
  * that cross the ring end, out-of-order completion, hand-made lists).
  *
+ * With --in-order both sides negotiate VIRTIO_F_IN_ORDER: the scenarios
+ * that make sense in order, in-order ones (batches returned with one used
+ * entry, notifications asked for in the middle of a batch), and with
+ * --parallel a host that returns what it took in batches, one used entry
+ * each, whenever it finds the ring empty or holds N (--in-order=N).
+ *
  * Only the kernel API is used, so the same program builds against a kernel
  * tree's ring code.
  */
@@ -50,8 +56,10 @@ static struct {
 	bool fast_vringh;
 	bool parallel;
 	bool packed;
+	bool in_order;
+	unsigned long batch;		/* --in-order=N: most per used entry */
 	unsigned long xfers;
-} opt = { .xfers = DEFAULT_XFERS };
+} opt = { .xfers = DEFAULT_XFERS, .batch = RINGSIZE };
 
 /* Where things live inside the shared memory, as offsets. */
 #define OFF_INDIRECT	RING_BYTES
@@ -109,6 +117,34 @@ static struct virtqueue *new_vq(struct virtio_device *vdev, void *mem,
 	(void)mem;
 	return vring_create_virtqueue(0, RINGSIZE, ALIGN_RING, vdev, true,
 				      false, ctx, notify, callback, name);
+#endif
+}
+
+/*
+ * In order (--in-order): the rig's vringh returns a batch of buffers with
+ * one used entry (vringh_complete_batch_user(), not in Linux 6.12).  The
+ * kernel's vringh has none, and the kernel's virtio_ring drops
+ * VIRTIO_F_IN_ORDER in vring_transport_features(): either way, --in-order
+ * is a SKIP.
+ */
+#ifdef vringh_complete_batch_user
+#define HAVE_IN_ORDER_HOST	1
+#else
+#define HAVE_IN_ORDER_HOST	0
+#endif
+
+/* Return the @count oldest buffers taken, @head's the last, in one entry. */
+static void host_complete_batch(struct vringh *vrh, u16 head, u32 len,
+				unsigned int count)
+{
+#if HAVE_IN_ORDER_HOST
+	int err = vringh_complete_batch_user(vrh, head, len, count);
+
+	CHECKF(err == 0, "vringh_complete_batch_user(head %u, len %u, %u buffers): %d",
+	       head, len, count, err);
+#else
+	(void)vrh; (void)head; (void)len; (void)count;
+	CHECK(!"an in-order vringh");	/* main() said SKIP already */
 #endif
 }
 
@@ -972,7 +1008,9 @@ static void scenario_packed_hand(void)
 
 static void run_single_packed(void)
 {
-	scenario_packed_order();
+	/* It uses buffers out of order: in order, a broken device. */
+	if (!opt.in_order)
+		scenario_packed_order();
 	scenario_packed_cross_end();
 	scenario_packed_hand();
 }
@@ -982,6 +1020,233 @@ static void run_single_packed(void)
 }
 #endif
 
+/*
+ * In order (--in-order): rounds of 1 to IO_MAX buffers of several shapes
+ * (out, in, both; one or two parts each way, so direct chains that cross
+ * the end of the table, or indirect tables with --indirect), over a dozen
+ * laps of the ring.  The host checks every byte it reads, fills every
+ * writable byte, and returns the buffers in batches of 1 to 4 with one used
+ * entry each (now and then a batch of one through vringh_complete_user()),
+ * the guest reaping some between batches, so that get_buf is often in the
+ * middle of a batch when the next one comes.  Every buffer must come back
+ * in order: a batch's last with the length the host gave (one byte short of
+ * its writable length, when it has any), every other with its whole
+ * writable length (2.7.9, 2.8.8), and each holding the host's bytes.
+ */
+#define IO_MAX		12
+#define IO_ROUNDS	200
+
+struct io_buf {
+	unsigned char *data;	/* guest view: out bytes, then in bytes */
+	unsigned long n;	/* its number: what its bytes are made of */
+	unsigned int out, in;	/* bytes each way */
+	unsigned int want_len;	/* the used length get_buf must give */
+	u16 head;
+};
+
+static unsigned char io_out_byte(unsigned long n, unsigned int j)
+{
+	return n * 7 + j;
+}
+
+static unsigned char io_in_byte(unsigned long n, unsigned int j)
+{
+	return (n * 13 + j) ^ 0xa5;
+}
+
+static void io_add(struct st *t, struct io_buf *b, unsigned long n)
+{
+	struct scatterlist sg[4], *sgs[2];
+	unsigned int nout = n % 3, nin = n / 3 % 3, parts, i, j, len;
+	unsigned char *p;
+	int err;
+
+	if (!nout && !nin)
+		nin = 1;
+	nout = min(nout, 2U);
+	nin = min(nin, 2U);
+	b->n = n;
+	b->data = p = guest_ptr(t, OFF_DATA + (n % SLOTS) * 16);
+	b->out = b->in = 0;
+	parts = nout + nin;
+	sg_init_table(sg, parts);
+	for (i = 0; i < parts; i++) {
+		len = 1 + (n + i) % 4;
+		sg_set_buf(&sg[i], p, len);
+		if (i < nout) {
+			for (j = 0; j < len; j++)
+				p[j] = io_out_byte(n, b->out + j);
+			b->out += len;
+		} else {
+			memset(p, 0, len);
+			b->in += len;
+		}
+		p += len;
+	}
+	if (nout)
+		sg_mark_end(&sg[nout - 1]);
+	sgs[0] = sg;
+	sgs[1] = sg + nout;
+	fake_indirect(t, n % SLOTS);
+	err = virtqueue_add_sgs(t->vq, nout ? sgs : sgs + 1, nout ? 1 : 0,
+				nin ? 1 : 0, b, GFP_KERNEL);
+	__kmalloc_fake = NULL;
+	CHECKF(err == 0, "in order: adding buffer %lu: %d", n, err);
+}
+
+/* The host takes @b: checks what it reads, fills what it may write. */
+static void io_take(struct st *t, struct io_buf *b)
+{
+	unsigned char buf[16];
+	unsigned int j;
+	u16 head;
+	int err;
+
+	err = vringh_getdesc_user(&t->vrh, &t->riov, &t->wiov, rig_getrange,
+				  &head);
+	CHECKF(err == 1, "in order: getdesc for buffer %lu: %d", b->n, err);
+	CHECK(iov_bytes(t, &t->riov) == b->out);
+	CHECK(iov_bytes(t, &t->wiov) == b->in);
+	CHECK(vringh_iov_pull_user(&t->riov, buf, sizeof(buf)) == b->out);
+	for (j = 0; j < b->out; j++)
+		CHECKF(buf[j] == io_out_byte(b->n, j),
+		       "in order: buffer %lu byte %u", b->n, j);
+	for (j = 0; j < b->in; j++)
+		buf[j] = io_in_byte(b->n, j);
+	CHECK(vringh_iov_push_user(&t->wiov, buf, b->in) == b->in);
+	b->head = head;
+}
+
+/* The guest reaps the next buffer, which must be @b, intact. */
+static void io_reap(struct st *t, struct io_buf *b)
+{
+	unsigned int len = ~0U, j;
+	void *token = virtqueue_get_buf(t->vq, &len);
+
+	CHECKF(token == b, "in order: buffer %lu came back as %p, expected %p",
+	       b->n, token, (void *)b);
+	CHECKF(len == b->want_len, "in order: buffer %lu used len %u, expected %u",
+	       b->n, len, b->want_len);
+	for (j = 0; j < b->out; j++)
+		CHECK(b->data[j] == io_out_byte(b->n, j));
+	for (j = 0; j < b->in; j++)
+		CHECKF(b->data[b->out + j] == io_in_byte(b->n, j),
+		       "in order: buffer %lu in byte %u", b->n, j);
+}
+
+static void scenario_in_order_batches(void)
+{
+	static struct io_buf bufs[IO_MAX];
+	unsigned int round, k, taken, done, reaped, size;
+	unsigned long n = 0;
+	struct st t;
+	u16 head;
+
+	st_setup(&t, true);
+	for (round = 0; round < IO_ROUNDS; round++) {
+		k = 1 + round * 5 % IO_MAX;
+		for (taken = 0; taken < k; taken++)
+			io_add(&t, &bufs[taken], n++);
+		virtqueue_kick(t.vq);
+		for (taken = 0; taken < k; taken++)
+			io_take(&t, &bufs[taken]);
+		CHECK(vringh_getdesc_user(&t.vrh, &t.riov, &t.wiov,
+					  rig_getrange, &head) == 0);
+
+		for (done = reaped = 0; done < k; done += size) {
+			struct io_buf *last;
+			unsigned int i;
+
+			size = min(1 + (round + done) % 4, k - done);
+			last = &bufs[done + size - 1];
+			for (i = done; i < done + size; i++)
+				bufs[i].want_len = bufs[i].in;
+			if (last->in)
+				last->want_len--;
+			if (size == 1 && round % 3 == 0)
+				CHECK(vringh_complete_user(&t.vrh, last->head,
+							   last->want_len) == 0);
+			else
+				host_complete_batch(&t.vrh, last->head,
+						    last->want_len, size);
+			/* Leave half of this batch: get_buf stops mid-batch. */
+			while (reaped < done + size / 2)
+				io_reap(&t, &bufs[reaped++]);
+		}
+		while (reaped < k)
+			io_reap(&t, &bufs[reaped++]);
+		CHECK(virtqueue_get_buf(t.vq, &size) == NULL);
+		CHECK(!virtqueue_is_broken(t.vq));
+	}
+	st_teardown(&t);
+}
+
+/*
+ * In order, the driver may ask to hear about a used position in the middle
+ * of a batch: eight buffers out, the driver asks (enable_cb_delayed) for a
+ * notification once 3/4 of them are used, i.e. at the 6th used position
+ * (split: used_event 6; packed: the descriptor at offset 6, each buffer
+ * one descriptor).  A batch of four passes no wanted position; the next
+ * batch of four jumps from 4 to 8, over 6: need_notify must say yes.
+ * Without EVENT_IDX every completion with callbacks on must notify.
+ */
+static void scenario_in_order_notify(void)
+{
+	bool event_idx = opt.features & (1ULL << VIRTIO_RING_F_EVENT_IDX);
+	struct scatterlist sg;
+	unsigned int len, i;
+	u16 heads[8];
+	struct st t;
+	char *d;
+
+	st_setup(&t, true);
+	d = guest_ptr(&t, OFF_DATA);
+	for (i = 0; i < 8; i++) {
+		sg_init_one(&sg, d + i, 1);
+		CHECK(virtqueue_add_inbuf(t.vq, &sg, 1, d + i, GFP_KERNEL) == 0);
+	}
+	virtqueue_kick(t.vq);
+	for (i = 0; i < 8; i++) {
+		CHECK(vringh_getdesc_user(&t.vrh, &t.riov, &t.wiov, rig_getrange,
+					  &heads[i]) == 1);
+		CHECK(vringh_iov_push_user(&t.wiov, "N", 1) == 1);
+	}
+	virtqueue_disable_cb(t.vq);
+	/* Nothing used yet: enable_cb_delayed says "sleep". */
+	CHECK(virtqueue_enable_cb_delayed(t.vq));
+
+	host_complete_batch(&t.vrh, heads[3], 1, 4);
+	CHECK(vringh_need_notify_user(&t.vrh) == !event_idx);
+	host_complete_batch(&t.vrh, heads[7], 1, 4);
+	CHECK(vringh_need_notify_user(&t.vrh) == 1);
+
+	for (i = 0; i < 8; i++) {
+		CHECK(virtqueue_get_buf(t.vq, &len) == d + i);
+		CHECK(len == 1 && d[i] == 'N');
+	}
+	CHECK(virtqueue_get_buf(t.vq, &len) == NULL);
+
+	/*
+	 * Callbacks off: with EVENT_IDX the event is a lap behind and no
+	 * batch reaches it; without, the flags say no.
+	 */
+	virtqueue_disable_cb(t.vq);
+	for (i = 0; i < 4; i++) {
+		sg_init_one(&sg, d + i, 1);
+		CHECK(virtqueue_add_inbuf(t.vq, &sg, 1, d + i, GFP_KERNEL) == 0);
+		CHECK(vringh_getdesc_user(&t.vrh, &t.riov, &t.wiov, rig_getrange,
+					  &heads[i]) == 1);
+		CHECK(vringh_iov_push_user(&t.wiov, "M", 1) == 1);
+	}
+	host_complete_batch(&t.vrh, heads[3], 1, 4);
+	CHECK(vringh_need_notify_user(&t.vrh) == 0);
+	for (i = 0; i < 4; i++) {
+		CHECK(virtqueue_get_buf(t.vq, &len) == d + i);
+		CHECK(len == 1 && d[i] == 'M');
+	}
+	st_teardown(&t);
+}
+
 static void run_single(void)
 {
 	scenario_basic();
@@ -990,6 +1255,10 @@ static void run_single(void)
 	scenario_fill_and_wrap();
 	scenario_ctx();
 	scenario_notify();
+	if (opt.in_order) {
+		scenario_in_order_batches();
+		scenario_in_order_notify();
+	}
 	if (opt.packed)
 		run_single_packed();
 	else if (opt.features & (1ULL << VIRTIO_RING_F_INDIRECT_DESC))
@@ -1218,6 +1487,24 @@ static int host_fast_get_head(struct vringh *vrh, u16 *head)
 	return 1;
 }
 
+/*
+ * In order, the buffers the host took and has not yet returned: the last
+ * one's head and used length, and how many.  Returned with one used entry.
+ */
+struct host_batch {
+	unsigned int count;
+	u16 head;
+	u32 len;
+};
+
+static void host_flush(struct vringh *vrh, struct host_batch *b)
+{
+	if (!b->count)
+		return;
+	host_complete_batch(vrh, b->head, b->len, b->count);
+	b->count = 0;
+}
+
 static void host_notify_guest(struct vringh *vrh)
 {
 	int err = vringh_need_notify_user(vrh);
@@ -1231,6 +1518,7 @@ static void *host_thread(void *arg __attribute__((unused)))
 {
 	struct iovec riov_stack[2], wiov_stack[2];
 	struct vringh_iov riov, wiov;
+	struct host_batch batch = { 0 };
 	struct vringh vrh;
 	u32 last = 0;
 
@@ -1252,6 +1540,8 @@ static void *host_thread(void *arg __attribute__((unused)))
 		CHECKF(err >= 0, "host getdesc: %d", err);
 
 		if (err == 0) {
+			/* In order: the ring is empty, return what we hold. */
+			host_flush(&vrh, &batch);
 			host_notify_guest(&vrh);
 			if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
 				break;
@@ -1280,8 +1570,17 @@ static void *host_thread(void *arg __attribute__((unused)))
 				written = 4;
 			}
 		}
+		if (opt.in_order) {
+			/* Each buffer was read, or written whole (4 bytes). */
+			batch.head = head;
+			batch.len = written;
+			if (++batch.count == opt.batch)
+				host_flush(&vrh, &batch);
+			continue;
+		}
 		CHECK(vringh_complete_user(&vrh, head, written) == 0);
 	}
+	CHECK(batch.count == 0);
 	vringh_iov_cleanup(&riov);
 	vringh_iov_cleanup(&wiov);
 	if (opt.packed)
@@ -1335,8 +1634,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: vringh_test [--indirect] [--eventidx] [--virtio-1] [--slow-range]\n"
-"                   [--packed] [--parallel [--fast-vringh] [--xfers=N]]\n"
-"                   [--version] [--help]\n"
+"                   [--packed] [--in-order] [--parallel [--fast-vringh]\n"
+"                   [--xfers=N] [--in-order=N]] [--version] [--help]\n"
 "\n"
 "Without --parallel, run single-threaded guest/host scenarios (silent on\n"
 "success).  With --parallel, a guest and a host thread on two CPUs exchange\n"
@@ -1347,24 +1646,29 @@ static void usage(FILE *f)
 "  --virtio-1     negotiate VIRTIO_F_VERSION_1 (little-endian ring)\n"
 "  --slow-range   the host's address ranges are one byte each\n"
 "  --packed       a packed ring (VIRTIO_F_RING_PACKED; implies --virtio-1)\n"
+"  --in-order     negotiate VIRTIO_F_IN_ORDER: the host returns buffers in\n"
+"                 batches, one used entry each\n"
+"  --in-order=N   (--parallel) so, returning a batch whenever the ring is\n"
+"                 empty or N are held (default: the ring size, %d)\n"
 "  --parallel     run the two-thread transfer test\n"
 "  --fast-vringh  (--parallel) the guest never kicks; the host busy-polls and\n"
 "                 completes buffers without reading their descriptors (packed:\n"
 "                 reading only their flags and ids)\n"
 "  --xfers=N      (--parallel) number of buffers to transfer\n"
 "  --version      print how this binary was built\n",
-		DEFAULT_XFERS);
+		DEFAULT_XFERS, RINGSIZE);
 }
 
 int main(int argc, char *argv[])
 {
-	enum { OPT_XFERS = 256, OPT_VERSION };
+	enum { OPT_XFERS = 256, OPT_VERSION, OPT_IN_ORDER };
 	static const struct option longopts[] = {
 		{ "indirect", no_argument, NULL, 'i' },
 		{ "eventidx", no_argument, NULL, 'e' },
 		{ "virtio-1", no_argument, NULL, '1' },
 		{ "slow-range", no_argument, NULL, 's' },
 		{ "packed", no_argument, NULL, 'P' },
+		{ "in-order", optional_argument, NULL, OPT_IN_ORDER },
 		{ "fast-vringh", no_argument, NULL, 'f' },
 		{ "parallel", no_argument, NULL, 'p' },
 		{ "xfers", required_argument, NULL, OPT_XFERS },
@@ -1372,7 +1676,7 @@ int main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	bool xfers_given = false;
+	bool xfers_given = false, batch_given = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -1391,6 +1695,18 @@ int main(int argc, char *argv[])
 			break;
 		case 'P':
 			opt.packed = true;
+			break;
+		case OPT_IN_ORDER:
+			opt.in_order = true;
+			if (!optarg)
+				break;
+			if (!rig_parse_ulong(optarg, 1, RINGSIZE, &opt.batch)) {
+				fprintf(stderr, "vringh_test: bad --in-order '%s': 1 to %d buffers per used entry\n",
+					optarg, RINGSIZE);
+				usage(stderr);
+				return 1;
+			}
+			batch_given = true;
 			break;
 		case 'f':
 			opt.fast_vringh = true;
@@ -1422,8 +1738,14 @@ int main(int argc, char *argv[])
 		usage(stderr);
 		return 1;
 	}
-	if (!opt.parallel && (opt.fast_vringh || xfers_given)) {
-		fprintf(stderr, "vringh_test: --fast-vringh and --xfers need --parallel\n");
+	if (!opt.parallel && (opt.fast_vringh || xfers_given || batch_given)) {
+		fprintf(stderr, "vringh_test: --fast-vringh, --xfers and --in-order=N need --parallel\n");
+		usage(stderr);
+		return 1;
+	}
+	if (opt.in_order && opt.fast_vringh) {
+		/* Its host bypasses getdesc, which in order checks and records. */
+		fprintf(stderr, "vringh_test: --fast-vringh and --in-order exclude each other\n");
 		usage(stderr);
 		return 1;
 	}
@@ -1436,6 +1758,24 @@ int main(int argc, char *argv[])
 		}
 		opt.features |= 1ULL << VIRTIO_F_RING_PACKED |
 				1ULL << VIRTIO_F_VERSION_1;
+	}
+	if (opt.in_order) {
+		struct virtio_device vdev;
+
+		/* The check runner's SKIPs: exit 77, the reason first. */
+		if (!HAVE_IN_ORDER_HOST) {
+			printf("vringh_test: --in-order: the host ring code (%s) has no VIRTIO_F_IN_ORDER (no vringh_complete_batch_user)\n",
+			       rig_host_impl());
+			return 77;
+		}
+		opt.features |= 1ULL << VIRTIO_F_IN_ORDER;
+		init_vdev(&vdev);
+		vring_transport_features(&vdev);
+		if (!virtio_has_feature(&vdev, VIRTIO_F_IN_ORDER)) {
+			printf("vringh_test: --in-order: the guest ring code (%s) drops VIRTIO_F_IN_ORDER in vring_transport_features()\n",
+			       rig_guest_impl());
+			return 77;
+		}
 	}
 
 	if (opt.parallel)

@@ -3,12 +3,14 @@
  * Fuzz target: the driver side (virtio_ring.c), its device played by the
  * input.
  *
- * A real virtqueue (on guarded memory of ours, or a ring it allocates
- * itself, with reset and resize hooks) takes adds, kicks, get_bufs,
+ * A real virtqueue, split or packed, with or without VIRTIO_F_IN_ORDER (on
+ * guarded memory of ours, or a ring it allocates itself, with reset and
+ * resize hooks) takes adds, kicks, get_bufs,
  * callback enabling and disabling, interrupts, detaches, resets and
  * resizes; between them the device either behaves (takes the buffers the
  * driver offered, checks every chain it finds against what was added,
- * and returns them with lengths that fit) or lies: arbitrary used
+ * and returns them with lengths that fit; in order, now and then a batch
+ * answered by one used entry) or lies: arbitrary used
  * elements and lengths, used index jumps, event index and flag values,
  * bytes scribbled anywhere in the ring.  Allocations fail now and then.
  *
@@ -51,7 +53,7 @@ static struct st {
 	struct virtio_config_ops cfgops;
 	struct virtqueue *vq;
 	bool created;		/* vring_create_virtqueue: ring is the queue's */
-	bool ctxq, indirect, event, callback;
+	bool ctxq, indirect, event, callback, in_order;
 	unsigned int num, num_max;
 	const struct vring *vr;		/* split */
 	bool packed;
@@ -176,7 +178,7 @@ static void ring_view(void)
 static void op_add(struct fin *in)
 {
 	uint8_t shape = fin_u8(in), api = fin_u8(in) % 4;
-	unsigned int nout = shape % (MAX_SG + 1), nin = (shape >> 4) % (MAX_SG + 1);
+	unsigned int nout = (shape & 15) % (MAX_SG + 1), nin = (shape >> 4) % (MAX_SG + 1);
 	struct scatterlist sg[MAX_SG], *sgs[MAX_SG];
 	unsigned int total, i, before = s.vq->num_free;
 	bool could_indirect, may_fail;
@@ -654,26 +656,58 @@ static uint16_t used_flags(uint32_t len)
 	       (len ? VRING_DESC_F_WRITE : 0);
 }
 
+/*
+ * Which buffers the well-behaved device uses now: one it took, any (from
+ * @pick); in order, the oldest, or a batch of the oldest few, of which
+ * the used entry names only the last (2.7.9, 2.8.8).  Returns how many
+ * (the first of them is pend[*first]).
+ */
+static unsigned int dev_pick(uint8_t pick, unsigned int *first)
+{
+	if (!s.in_order) {
+		*first = pick % s.npend;
+		return 1;
+	}
+	*first = 0;
+	return pick & 0x80 ? 1 + (pick & 0x7f) % s.npend : 1;
+}
+
+/* The driver will return @k buffers from pend[@first], the last with @len. */
+static void dev_used(unsigned int first, unsigned int k, uint32_t len)
+{
+	unsigned int i;
+
+	FUZZ_CHECK(s.nusedq + k <= MAX_NUM, "used queue overflow");
+	for (i = 0; i < k; i++) {
+		struct tok *t = s.pend[first + i].t;
+
+		s.usedq[s.nusedq].t = t;
+		s.usedq[s.nusedq].len = i + 1 < k ? t->in_len : len;
+		s.nusedq++;
+	}
+	/* Keep the order of the rest: in order, it is the ring's. */
+	memmove(&s.pend[first], &s.pend[first + k],
+		(s.npend - first - k) * sizeof(s.pend[0]));
+	s.npend -= k;
+}
+
 static void op_dev_use_packed(uint8_t pick, uint32_t len)
 {
+	unsigned int first, k, i, n = 0;
 	struct tok *t;
-	unsigned int n;
 	uint16_t id;
 
 	device_take_packed();
 	if (!s.npend)
 		return;
-	pick %= s.npend;
-	id = s.pend[pick].head;
-	t = s.pend[pick].t;
-	n = s.pend[pick].n;
-	s.pend[pick] = s.pend[--s.npend];
+	k = dev_pick(pick, &first);
+	for (i = 0; i < k; i++)
+		n += s.pend[first + i].n;
+	id = s.pend[first + k - 1].head;
+	t = s.pend[first + k - 1].t;
 	len = t->in_len ? len % (t->in_len + 1) : 0;
 	packed_write_used(id, len, used_flags(len), n);
-	FUZZ_CHECK(s.nusedq < MAX_NUM, "used queue overflow");
-	s.usedq[s.nusedq].t = t;
-	s.usedq[s.nusedq].len = len;
-	s.nusedq++;
+	dev_used(first, k, len);
 }
 
 static void op_dev_lie_packed(struct fin *in, uint8_t what)
@@ -731,6 +765,7 @@ static void op_dev_use(struct fin *in)
 {
 	uint8_t pick = fin_u8(in);
 	uint32_t len = fin_u32(in);
+	unsigned int first, k, i;
 	vring_used_elem_t *e;
 	struct tok *t;
 	uint16_t head;
@@ -744,22 +779,20 @@ static void op_dev_use(struct fin *in)
 	device_take();
 	if (!s.npend)
 		return;
-	pick %= s.npend;
-	head = s.pend[pick].head;
-	t = s.pend[pick].t;
-	device_check_chain(head, t);
-	s.pend[pick] = s.pend[--s.npend];
+	k = dev_pick(pick, &first);
+	for (i = 0; i < k; i++)
+		device_check_chain(s.pend[first + i].head, s.pend[first + i].t);
+	head = s.pend[first + k - 1].head;
+	t = s.pend[first + k - 1].t;
 	len = t->in_len ? len % (t->in_len + 1) : 0;
 
+	/* One entry, at the slot of the batch's first buffer. */
 	e = &s.vr->used->ring[s.dused % s.num];
 	e->id = cpu_to_virtio32(&s.vdev, head);
 	e->len = cpu_to_virtio32(&s.vdev, len);
-	s.dused++;
+	s.dused += k;
 	publish_used(s.dused);
-	FUZZ_CHECK(s.nusedq < MAX_NUM, "used queue overflow");
-	s.usedq[s.nusedq].t = t;
-	s.usedq[s.nusedq].len = len;
-	s.nusedq++;
+	dev_used(first, k, len);
 }
 
 /* Legal device writes: its event index and flags. */
@@ -843,7 +876,7 @@ static void op_dev_lie(struct fin *in)
 
 static void setup(struct fin *in)
 {
-	uint8_t cfg = fin_u8(in), sel = fin_u8(in);
+	uint8_t cfg = fin_u8(in), sel = fin_u8(in), cfg2 = fin_u8(in);
 	unsigned int num = 1u << (sel % 7), align;
 	bool packed = sel & 0x80;
 
@@ -864,6 +897,10 @@ static void setup(struct fin *in)
 		s.packed = true;
 		if (!(cfg & 0x20))
 			num = 1 + (sel & 0x3f);		/* any size will do */
+	}
+	if (cfg2 & 1) {
+		__virtio_set_bit(&s.vdev, VIRTIO_F_IN_ORDER);
+		s.in_order = true;
 	}
 	s.d_avail_wrap = s.d_used_wrap = true;
 	s.ctxq = cfg & 8;
@@ -947,8 +984,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t size)
 	setup(&in);
 	while (in.n && ops++ < 512) {
 		size_t said = fuzz_said;
+		uint8_t op = fin_u8(&in) % 12;
 
-		switch (fin_u8(&in) % 12) {
+		if (fuzz_verbose)
+			dprintf(2, "op %u (%zu bytes left)\n", op, in.n);
+		switch (op) {
 		case 0: case 1:	op_add(&in); break;
 		case 2:		op_kick(&in); break;
 		case 3: case 4:	op_get_buf(&in); break;

@@ -2,9 +2,10 @@
 /*
  * Fuzz target: the device side (vringh.c), its guest played by the input.
  *
- * The input sets up a split ring (size, features, user or kern accessors,
- * which guest memory getrange allows, how big the caller's iovecs start),
- * fills the ring and guest memory with whatever it likes, then runs a
+ * The input sets up a split or packed ring (size, features, user or kern
+ * accessors, which guest memory getrange allows, how big the caller's
+ * iovecs start), fills the ring and guest memory with whatever it likes,
+ * then runs a
  * sequence of operations: the host's (getdesc, pull, push, complete,
  * complete_multi, abandon, notify enable/disable, need_notify, iov reset,
  * advance, cleanup), the guest's (add a well-formed buffer, set its flags
@@ -20,8 +21,10 @@
  *  - every error is one the API documents, comes with a message, takes
  *    nothing (last_avail_idx stays), and the same ring gives the same
  *    error again;
- *  - complete writes exactly the used element and index it should;
- *    notify enable/disable and need_notify do what the ring says;
+ *  - complete writes exactly the used element and index it should
+ *    (packed, while the model holds: the used descriptor's id, length
+ *    and lap flags, at the offset the lists' sizes say); split notify
+ *    enable/disable and need_notify do what the ring says;
  *  - while the guest has only added well-formed buffers, a model predicts
  *    every result: which head getdesc returns, the exact bytes each iovec
  *    covers, what pull reads and where push writes;
@@ -55,7 +58,8 @@ enum op {
 	OP_GETDESC, OP_PULL, OP_PUSH, OP_COMPLETE, OP_COMPLETE_MULTI,
 	OP_ABANDON, OP_NOTIFY_ENABLE, OP_NOTIFY_DISABLE, OP_NEED_NOTIFY,
 	OP_MODEL_ADD, OP_MODEL_FLAGS, OP_POKE16, OP_POKE_DESC, OP_POKE_G,
-	OP_IOV_RESET, OP_ADVANCE, OP_CLEANUP, OP_FAIL_ALLOC, OP_COUNT
+	OP_IOV_RESET, OP_ADVANCE, OP_CLEANUP, OP_FAIL_ALLOC, OP_COMPLETE_BATCH,
+	OP_COUNT
 };
 
 struct seg {
@@ -84,7 +88,8 @@ static struct st {
 	size_t rsize;
 	char *rstart;
 	struct vring vr;
-	bool packed;		/* packed layout: vp, not vr; no model */
+	bool packed;		/* packed layout: vp, not vr */
+	bool in_order;		/* VIRTIO_F_IN_ORDER: no model */
 	struct vring_packed vp;
 
 	struct vringh vrh;
@@ -635,6 +640,7 @@ static void op_complete(struct fin *in)
 
 	err = s.kern ? vringh_complete_kern(&s.vrh, head, len)
 		     : vringh_complete_user(&s.vrh, head, len);
+	s.gen++;	/* packed: the descriptors it held are free again */
 	if (s.packed) {
 		/* Packed: ids are checked; the used descriptor is not ours to read. */
 		FUZZ_CHECK(err == 0 || err == -EINVAL || (err == -EFAULT && s.outside_window),
@@ -682,6 +688,7 @@ static void op_complete_multi(struct fin *in)
 		el[i].id = cpu_to_vringh32(&s.vrh, head);
 		el[i].len = cpu_to_vringh32(&s.vrh, fin_u16(in));
 	}
+	s.gen++;
 	if (s.packed && !s.kern) {
 		err = vringh_complete_multi_user(&s.vrh, el, n);
 		FUZZ_CHECK(err == 0 || err == -EINVAL || (err == -EFAULT && s.outside_window),
@@ -1196,6 +1203,36 @@ static void op_cleanup(struct fin *in)
 	s.gen++;
 }
 
+/* In order: one used entry for the oldest @count buffers taken. */
+static void op_complete_batch(struct fin *in)
+{
+	unsigned int idx = 0, count = fin_u8(in) % (s.num + 2);
+	bool listed;
+	uint16_t head = pick_head(in, &listed, &idx);
+	uint32_t len = fin_u32(in);
+	int err = -EINVAL;
+
+#ifdef vringh_complete_batch_user
+	err = s.kern ? vringh_complete_batch_kern(&s.vrh, head, len, count)
+		     : vringh_complete_batch_user(&s.vrh, head, len, count);
+#endif
+	FUZZ_CHECK(err == 0 || err == -EINVAL || (err == -EFAULT && s.outside_window),
+		   "complete_batch(%u, %u): %d", head, count, err);
+	FUZZ_CHECK(err || s.in_order, "complete_batch without IN_ORDER: 0");
+	s.gen++;
+	if (err)
+		return;
+	s.m.ntaken = 0;		/* which ones it used is not tracked */
+	if (s.packed)
+		return;
+	/* One element, at the slot of the batch's first buffer. */
+	check_used(s.used_total, head, len);
+	s.used_total += count;
+	FUZZ_CHECK(vringh16_to_cpu(&s.vrh, s.vr.used->idx) == s.used_total,
+		   "used idx %u after a batch of %u, expected %u",
+		   vringh16_to_cpu(&s.vrh, s.vr.used->idx), count, s.used_total);
+}
+
 static void op_fail_alloc(struct fin *in)
 {
 	kmalloc_fail_nth(1 + fin_u8(in) % 4);
@@ -1252,7 +1289,10 @@ static void setup(struct fin *in)
 		s.no_riov = s.no_wiov = true;	/* getdesc must refuse */
 
 	/* Allowed guest ranges (user accessors). */
-	s.nranges = rsel % (MAX_RANGES + 1);
+	s.nranges = (rsel & 0x7f) % (MAX_RANGES + 1);
+	s.in_order = rsel & 0x80;
+	if (s.in_order)
+		features |= 1ULL << VIRTIO_F_IN_ORDER;
 	for (i = 0; i < s.nranges; i++) {
 		uint64_t a = fin_u16(in) % gsize, l = 1 + fin_u16(in) % gsize;
 
@@ -1298,7 +1338,8 @@ static void setup(struct fin *in)
 	__user_addr_min = s.outside_window ? (void *)g : (void *)rpage;
 	__user_addr_max = g + gsize;
 
-	s.m.ok = !rlen && !s.outside_window && !(s.no_riov && s.no_wiov);
+	s.m.ok = !rlen && !s.outside_window && !(s.no_riov && s.no_wiov) &&
+		 !s.in_order;
 	for (i = 0; i < s.num; i++)
 		s.m.free[i] = s.num - 1 - i;
 	s.m.nfree = s.num;
@@ -1363,6 +1404,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case OP_ADVANCE:	op_advance(&in); break;
 		case OP_CLEANUP:	op_cleanup(&in); break;
 		case OP_FAIL_ALLOC:	op_fail_alloc(&in); break;
+		case OP_COMPLETE_BATCH:	op_complete_batch(&in); break;
 		}
 		if (!s.dirty)
 			continue;

@@ -20,16 +20,16 @@ def u64(v): return struct.pack('<Q', v & 0xffffffffffffffff)
 # ---- fuzz_vringh ----
 (GETDESC, PULL, PUSH, COMPLETE, COMPLETE_MULTI, ABANDON, NOTIFY_ENABLE,
  NOTIFY_DISABLE, NEED_NOTIFY, MODEL_ADD, MODEL_FLAGS, POKE16, POKE_DESC,
- POKE_G, IOV_RESET, ADVANCE, CLEANUP, FAIL_ALLOC) = range(18)
+ POKE_G, IOV_RESET, ADVANCE, CLEANUP, FAIL_ALLOC, COMPLETE_BATCH) = range(19)
 
 INDIRECT, EVENT_IDX, VERSION_1, KERN, SLOW = 1, 2, 4, 8, 0x10
 GBASE = 0x10000
 
 
 def h_setup(cfg, numlog, rcap=2, wcap=2, ranges=((0, 0x4000),), gdata=b'',
-            goff=0, ring=b'', nulls=0):
+            goff=0, ring=b'', nulls=0, in_order=False):
     b = u8(cfg) + u8(numlog) + u8(rcap | wcap << 3 | nulls << 6)
-    b += u8(len(ranges))
+    b += u8(len(ranges) | (0x80 if in_order else 0))
     for a, l in ranges:
         b += u16(a) + u16(l - 1)
     b += u16(len(ring)) + ring
@@ -129,6 +129,17 @@ def vringh_seeds():
     seeds['packed-model-kern'] = h_roundtrip(KERN | VERSION_1, numlog=0x80 | 5, rcap=0)
     seeds['packed-model-slow'] = h_roundtrip(SLOW, numlog=0x80 | 12, rcap=1, wcap=0,
                                              ranges=((0, 0x300), (0x300, 0x3d00)))
+    # VIRTIO_F_IN_ORDER (rsel bit 7): chains in ring order, batched completions.
+    def in_order(cfg, numlog):
+        b = h_setup(cfg, numlog, in_order=True)
+        for i in range(3):
+            b += h_add([(0, 0x100 * (i + 1), 20), (0, 0x100 * (i + 1) + 40, 20)], 1)
+        b += u8(GETDESC) + u8(GETDESC) + u8(COMPLETE_BATCH) + u8(2) + u8(1) + u32(20)
+        b += u8(NEED_NOTIFY) + u8(GETDESC) + u8(ABANDON) + u8(1) + u8(GETDESC)
+        b += u8(COMPLETE) + u8(0) + u32(0) + u8(COMPLETE_BATCH) + u8(1) + u8(0) + u32(5)
+        return b
+    seeds['in-order-split'] = in_order(EVENT_IDX | VERSION_1, 3)
+    seeds['in-order-packed'] = in_order(VERSION_1, 0x80 | 9)
     seeds['packed-kern'] = (h_setup(KERN, 0x80 | 4, ring=b'\0' * 2)
                             + pdesc(0, 0x120, 8, 1, 0) + u8(GETDESC) + u8(COMPLETE) + u8(0) + u32(0))
     return seeds
@@ -150,8 +161,8 @@ def v_add(nout, nin, api=0, lens=None, ctx=0):
     return b
 
 
-def v_roundtrip(cfg, sel=3):
-    b = u8(cfg) + u8(sel)
+def v_roundtrip(cfg, sel=3, cfg2=0):
+    b = u8(cfg) + u8(sel) + u8(cfg2)
     b += v_add(1, 1) + v_add(2, 0, api=1) + v_add(0, 3, api=2)
     b += v_add(0, 1, api=3, ctx=5) + v_add(3, 2)
     b += u8(KICK) + u8(0) + u8(EVENT) + u8(1) + u16(4)
@@ -185,17 +196,35 @@ def virtqueue_seeds():
         v_roundtrip(V_CREATE | V_IND | V_EVT | V_CB, sel=0x80 | 0x23)
         + u8(MISC) + u8(0x20) + u8(0x00) + v_add(1, 1) + u8(USE) + u8(0) + u32(3)
         + u8(GET) + u8(0) + u8(MISC) + u8(0x20) + u8(0x05))
-    seeds['packed-lie'] = (u8(V_IND) + u8(0x80 | 4) + v_add(0, 2) + v_add(1, 0)
+    seeds['packed-lie'] = (u8(V_IND) + u8(0x80 | 4) + u8(0) + v_add(0, 2) + v_add(1, 0)
                            + u8(LIE) + u8(0) + u8(0) + u16(0) + u32(900) + u8(1)
                            + u8(GET) + u8(0) + u8(CHECKB))
+    # VIRTIO_F_IN_ORDER (third byte, bit 0): USE picks with bit 7 set are
+    # batches of the oldest buffers, answered by one used entry.
+    def v_inorder(cfg, sel):
+        b = u8(cfg) + u8(sel) + u8(1)
+        for i in range(6):
+            b += v_add(1 + i % 2, i % 3)
+        b += u8(KICK) + u8(0)
+        b += u8(USE) + u8(0) + u32(5) + u8(USE) + u8(0x82) + u32(9)
+        for i in range(4):
+            b += u8(GET) + u8(1)
+        b += u8(CB) + u8(4) + u8(USE) + u8(0x81) + u32(2)
+        b += u8(GET) + u8(0) + u8(GET) + u8(0) + u8(CB) + u8(1)
+        b += v_add(2, 1) + u8(USE) + u8(0) + u32(1) + u8(GET) + u8(0)
+        return b
+    seeds['in-order-batches'] = v_inorder(V_IND | V_EVT | V_V1 | V_CB, 3)
+    seeds['in-order-batches-direct'] = v_inorder(V_CB, 4)
+    seeds['in-order-packed'] = v_inorder(V_IND | V_EVT | V_CB, 0x80 | 9)
+    seeds['in-order-packed-direct'] = v_inorder(V_CB, 0x80 | 12)
     # Lying devices, as tests/hostile's guest cases.
-    lie = u8(V_IND | V_V1) + u8(3) + v_add(0, 1) + v_add(1, 0)
+    lie = u8(V_IND | V_V1) + u8(3) + u8(0) + v_add(0, 1) + v_add(1, 0)
     seeds['lie-id-range'] = lie + u8(LIE) + u8(0) + u8(0xd0) + u32(70) + u32(0) + u8(GET) + u8(0) + u8(CHECKB)
     seeds['lie-len'] = lie + u8(LIE) + u8(0) + u8(0) + u32(0) + u32(500) + u8(GET) + u8(0) + u8(CHECKB)
     seeds['lie-jump'] = lie + u8(LIE) + u8(1) + u16(100) + u8(GET) + u8(0) + u8(CHECKB)
     seeds['lie-scribble'] = (lie + u8(LIE) + u8(3) + u16(0) + u8(15) + bytes(range(1, 16))
                              + u8(USE) + u8(0) + u32(0) + u8(GET) + u8(0) + u8(MISC) + u8(0))
-    seeds['notify-fails'] = (u8(V_EVT) + u8(2) + u8(MISC) + u8(0x30) + v_add(1, 0)
+    seeds['notify-fails'] = (u8(V_EVT) + u8(2) + u8(0) + u8(MISC) + u8(0x30) + v_add(1, 0)
                              + u8(KICK) + u8(0) + u8(CHECKB) + u8(MISC) + u8(0))
     return seeds
 

@@ -51,13 +51,20 @@
  * @packed_taken: (packed) the ids in the order they were taken, a ring of
  *	vring.num entries, newest before @packed_take_idx: what abandon undoes
  * @packed_take_idx: (packed) where the next taken id goes in @packed_taken
+ * @in_order: VIRTIO_F_IN_ORDER was negotiated (see "DOC: in-order rings")
+ * @next_head: (split, in order) the descriptor where the next chain must
+ *	start: where the last chain taken ended; VRINGH_HEAD_UNKNOWN after an
+ *	abandon, until the next getdesc learns it from the avail ring again
+ * @packed_use_idx: (packed, in order) where in @packed_taken the oldest
+ *	buffer taken and not yet used is: buffers are used in the order taken
  *
  * A device that takes a packed buffer without vringh_getdesc_*() (reading
  * only the flags and the id of its descriptors, as vringh_test
  * --fast-vringh does) moves @last_avail_idx and @avail_wrap_counter past it
  * and sets @packed_descs[id] to its descriptor count; vringh_complete_*()
  * then returns it as usual.  vringh_abandon_*() cannot give such a buffer
- * back: it is not in @packed_taken.
+ * back: it is not in @packed_taken.  With @in_order no such shortcut is
+ * possible: the in-order checks and batches need getdesc's records.
  */
 struct vringh {
 	bool little_endian;
@@ -80,7 +87,15 @@ struct vringh {
 	u32 *packed_descs;
 	u16 *packed_taken;
 	unsigned int packed_take_idx;
+
+	/* VIRTIO_F_IN_ORDER: not in Linux 6.12's vringh either. */
+	bool in_order;
+	u16 next_head;
+	unsigned int packed_use_idx;
 };
+
+/* struct vringh.next_head when the next head is not known: never a head. */
+#define VRINGH_HEAD_UNKNOWN	0xffff
 
 struct virtio_device;
 typedef void vrh_callback_t(struct virtio_device *, struct vringh *);
@@ -180,6 +195,38 @@ struct vringh_kiov {
  * leaves the ring where it was.
  */
 
+/**
+ * DOC: in-order rings
+ *
+ * With VIRTIO_F_IN_ORDER in the features given to init, the device uses
+ * buffers in the order they were made available (virtio 6.2), and vringh
+ * holds the driver to its side of that bargain too.
+ *
+ * Split ring: the driver uses descriptors in ring order, from offset 0 and
+ * wrapping (2.7.5), a chain's descriptor at offset x chaining to x + 1, or
+ * to 0 at the end of the table (2.7.5.2): each chain starts where the one
+ * before it ended.  getdesc walks the chain from there (&vringh.next_head)
+ * rather than from the head the avail ring names, so reading the chain no
+ * longer waits for the avail ring entry.  It still reads avail->idx, which
+ * alone says how many buffers are available; and it still reads the entry,
+ * to check that it names that same head: a driver that broke ring order
+ * would otherwise have the device serve a stale descriptor.  An entry that
+ * names another head, or a chain whose next is not x + 1, is refused
+ * (-EINVAL, with a message, the ring left where it was).  After an
+ * abandon, the next getdesc takes its head from the avail ring, and the
+ * chains after it are held to ring order from there.
+ *
+ * Packed ring: lists are taken in ring order anyway.  In order, complete
+ * and complete_multi accept only the oldest buffers taken and not yet
+ * used, in the order taken (-EINVAL otherwise, and nothing is written).
+ *
+ * Both layouts: vringh_complete_batch_user() and _kern() return the oldest
+ * buffers with one used entry (2.7.9, 2.8.8).  need_notify then weighs
+ * every position the used index moved over since its last call, batches
+ * included: the driver may have asked to hear about a position in the
+ * middle of a batch.
+ */
+
 /* Userspace-pointer rings. */
 int vringh_init_user(struct vringh *vrh, u64 features,
 		     unsigned int num, bool weak_barriers,
@@ -269,6 +316,40 @@ int vringh_complete_user(struct vringh *vrh, u16 head, u32 len);
 int vringh_complete_multi_user(struct vringh *vrh,
 			       const struct vring_used_elem used[],
 			       unsigned int num_used);
+
+/**
+ * vringh_complete_batch_user - return a batch of buffers with one used entry
+ * @vrh: the ring, VIRTIO_F_IN_ORDER negotiated
+ * @last_head: the head vringh_getdesc_user() gave for the batch's last
+ *	buffer (packed: its buffer id)
+ * @len: how many bytes were written into that last buffer
+ * @count: how many buffers the batch holds: the @count oldest taken and not
+ *	yet used, @last_head's buffer the newest of them
+ *
+ * Split ring: writes the used element {@last_head, @len} in the used ring
+ * slot of the batch's first buffer, then moves used->idx on by @count
+ * (2.7.9).  Packed ring: writes one used descriptor (id @last_head, length
+ * @len) over the batch's first descriptor, then moves the used offset past
+ * every descriptor of the batch (2.8.8).  The driver takes each buffer of
+ * the batch but the last as used completely, so the device must have
+ * written all of their device-writable bytes (2.7.9: "assumed to have been
+ * used (read or written) by the device completely").  Call
+ * vringh_need_notify_user() afterwards, as after vringh_complete_user().
+ *
+ * A split vringh keeps no record of heads: it cannot tell whether
+ * @last_head really is the head of the @count-th oldest buffer (the driver
+ * can, and breaks its queue if not).  A packed one checks the id.
+ *
+ * Return: 0; -EINVAL, with nothing written, if VIRTIO_F_IN_ORDER was not
+ * negotiated, @count is 0 or more than the buffers taken and not yet used,
+ * @last_head is not below the ring size, or (packed) it is not the id of
+ * the @count-th oldest buffer taken; -EFAULT if the ring cannot be
+ * written.
+ */
+int vringh_complete_batch_user(struct vringh *vrh, u16 last_head, u32 len,
+			       unsigned int count);
+/* Not in Linux: programs test "#ifdef vringh_complete_batch_user". */
+#define vringh_complete_batch_user vringh_complete_batch_user
 
 void vringh_abandon_user(struct vringh *vrh, unsigned int num);
 
@@ -369,6 +450,23 @@ ssize_t vringh_iov_push_kern(struct vringh_kiov *wiov,
 			     const void *src, size_t len);
 void vringh_abandon_kern(struct vringh *vrh, unsigned int num);
 int vringh_complete_kern(struct vringh *vrh, u16 head, u32 len);
+
+/**
+ * vringh_complete_batch_kern - return a batch of buffers with one used entry
+ * @vrh: the ring, VIRTIO_F_IN_ORDER negotiated
+ * @last_head: the head vringh_getdesc_kern() gave for the batch's last
+ *	buffer (packed: its buffer id)
+ * @len: how many bytes were written into that last buffer
+ * @count: how many buffers the batch holds: the @count oldest taken and not
+ *	yet used
+ *
+ * As vringh_complete_batch_user(), for a ring in kernel memory.
+ *
+ * Return: 0, or -EINVAL as vringh_complete_batch_user().
+ */
+int vringh_complete_batch_kern(struct vringh *vrh, u16 last_head, u32 len,
+			       unsigned int count);
+#define vringh_complete_batch_kern vringh_complete_batch_kern
 
 bool vringh_notify_enable_kern(struct vringh *vrh);
 void vringh_notify_disable_kern(struct vringh *vrh);

@@ -906,6 +906,373 @@ static int guest_packed_len_too_big(void)
 	return expect_broken();
 }
 
+/*
+ * In order (VIRTIO_F_IN_ORDER), host side: a driver that breaks ring order
+ * (split: a first chain not at 0, a chain not where the last one ended, a
+ * chain whose next is not x + 1; packed, where lists are always taken in
+ * ring order, the one thing that makes a batch ambiguous: a buffer id
+ * offered again while outstanding), and a device that misuses batches or
+ * uses buffers out of order.  Only the rig's vringh does IN_ORDER.
+ */
+#ifdef vringh_complete_batch_user
+#define IN_ORDER_F	(1ULL << VIRTIO_F_IN_ORDER)
+
+/* Take the next buffer, which must come; return its head (or id). */
+static u16 take(void)
+{
+	struct iovec rstack[4], wstack[4];
+	struct vringh_iov riov, wiov;
+	u16 head;
+
+	vringh_iov_init(&riov, rstack, 4);
+	vringh_iov_init(&wiov, wstack, 4);
+	CHECK(vringh_getdesc_user(&vrh, &riov, &wiov, range_getrange, &head) == 1);
+	vringh_iov_cleanup(&riov);
+	vringh_iov_cleanup(&wiov);
+	return head;
+}
+
+/* The first chain starts at offset 0 (2.7.5). */
+static int host_in_order_first_head(void)
+{
+	host_features |= IN_ORDER_F;
+	host_setup();
+	set_desc(&gvr.desc[3], data_addr(0), 8, 0, 0);
+	offer(3);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+
+/* A chain of two at 0, then a buffer at 5 where 2 was due. */
+static int host_in_order_head_skips(void)
+{
+	host_features |= IN_ORDER_F;
+	host_setup();
+	set_desc(&gvr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, 1);
+	set_desc(&gvr.desc[1], data_addr(1), 8, 0, 0);
+	offer(0);
+	set_desc(&gvr.desc[5], data_addr(2), 8, 0, 0);
+	offer(5);
+	CHECK(take() == 0);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+
+/* Descriptor 0 chains to 2, not 1 (2.7.5.2). */
+static int host_in_order_next_skips(void)
+{
+	host_features |= IN_ORDER_F;
+	host_setup();
+	set_desc(&gvr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, 2);
+	set_desc(&gvr.desc[2], data_addr(1), 8, 0, 0);
+	offer(0);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+
+/*
+ * A device's bad batches write nothing: more buffers than it holds, none,
+ * a head past the ring; then a right one writes one element, in the slot
+ * of the batch's first buffer, and moves the used index by two.
+ */
+static int host_in_order_bad_batch(void)
+{
+	int err1, err2, err3;
+	size_t said;
+
+	host_features |= IN_ORDER_F;
+	host_setup();
+	set_desc(&gvr.desc[0], data_addr(0), 8, 0, 0);
+	offer(0);
+	set_desc(&gvr.desc[1], data_addr(1), 8, VRING_DESC_F_WRITE, 0);
+	offer(1);
+	CHECK(take() == 0 && take() == 1);
+
+	capture_begin();
+	err1 = vringh_complete_batch_user(&vrh, 1, 0, 3);
+	err2 = vringh_complete_batch_user(&vrh, 1, 0, 0);
+	err3 = vringh_complete_batch_user(&vrh, NUM, 0, 2);
+	said = capture_end();
+	CHECKF(err1 == -EINVAL && err2 == -EINVAL && err3 == -EINVAL,
+	       "complete_batch returned %d, %d, %d", err1, err2, err3);
+	CHECK(said > 0);
+	CHECK(vringh16_to_cpu(&vrh, gvr.used->idx) == 0);
+
+	CHECK(vringh_complete_batch_user(&vrh, 1, 8, 2) == 0);
+	CHECK(vringh16_to_cpu(&vrh, gvr.used->idx) == 2);
+	CHECK(vringh32_to_cpu(&vrh, gvr.used->ring[0].id) == 1);
+	CHECK(vringh32_to_cpu(&vrh, gvr.used->ring[0].len) == 8);
+	rig_shm_destroy(&shm);
+	return 0;
+}
+
+/* Without VIRTIO_F_IN_ORDER a batch is refused, split or packed. */
+static int host_batch_without_in_order(void)
+{
+	size_t said;
+	int err;
+
+	host_setup();
+	set_desc(&gvr.desc[0], data_addr(0), 8, 0, 0);
+	offer(0);
+	CHECK(take() == 0);
+	capture_begin();
+	err = vringh_complete_batch_user(&vrh, 0, 0, 1);
+	said = capture_end();
+	CHECKF(err == -EINVAL, "complete_batch returned %d", err);
+	CHECK(said > 0 && vringh16_to_cpu(&vrh, gvr.used->idx) == 0);
+	rig_shm_destroy(&shm);
+
+	packed_setup();
+	set_pdesc(0, data_addr(0), 8, 0, 0, true);
+	CHECK(take() == 0);
+	capture_begin();
+	err = vringh_complete_batch_user(&vrh, 0, 0, 1);
+	said = capture_end();
+	CHECKF(err == -EINVAL, "packed complete_batch returned %d", err);
+	CHECK(said > 0 && vrh.last_used_idx == 0);
+	CHECK(le16_to_cpu(gpr.desc[0].flags) == PACKED_F_AVAIL);
+	packed_teardown();
+	return 0;
+}
+
+/*
+ * Packed: ids 3 (one descriptor) and 5 (two) taken.  Completing 5 before
+ * 3, alone or in complete_multi, a batch that does not end with 5, or
+ * that holds more than two buffers, or none: refused, nothing written.
+ * Then the batch {5, 8 bytes} of two goes over descriptor 0, and the used
+ * offset skips all three descriptors.
+ */
+static int host_packed_in_order_out_of_order(void)
+{
+	struct vring_used_elem backwards[2];
+	int err[5];
+	size_t said;
+
+	host_features |= IN_ORDER_F;
+	packed_setup();
+	set_pdesc(0, data_addr(0), 8, 3, 0, true);
+	set_pdesc(1, data_addr(1), 8, 0, VRING_DESC_F_NEXT, true);
+	set_pdesc(2, data_addr(2), 8, 5, VRING_DESC_F_WRITE, true);
+	CHECK(take() == 3 && take() == 5);
+
+	backwards[0].id = cpu_to_vringh32(&vrh, 5);
+	backwards[1].id = cpu_to_vringh32(&vrh, 3);
+	backwards[0].len = backwards[1].len = 0;
+	capture_begin();
+	err[0] = vringh_complete_user(&vrh, 5, 0);
+	err[1] = vringh_complete_multi_user(&vrh, backwards, 2);
+	err[2] = vringh_complete_batch_user(&vrh, 3, 0, 2);
+	err[3] = vringh_complete_batch_user(&vrh, 5, 0, 3);
+	err[4] = vringh_complete_batch_user(&vrh, 5, 0, 0);
+	said = capture_end();
+	CHECKF(err[0] == -EINVAL && err[1] == -EINVAL && err[2] == -EINVAL &&
+	       err[3] == -EINVAL && err[4] == -EINVAL,
+	       "complete returned %d, %d, %d, %d, %d",
+	       err[0], err[1], err[2], err[3], err[4]);
+	CHECK(said > 0);
+	CHECK(vrh.last_used_idx == 0);
+	CHECK(le16_to_cpu(gpr.desc[0].flags) == PACKED_F_AVAIL &&
+	      le16_to_cpu(gpr.desc[0].id) == 3);
+
+	CHECK(vringh_complete_batch_user(&vrh, 5, 8, 2) == 0);
+	CHECK(le16_to_cpu(gpr.desc[0].id) == 5 &&
+	      le32_to_cpu(gpr.desc[0].len) == 8);
+	CHECK(le16_to_cpu(gpr.desc[0].flags) ==
+	      (PACKED_F_AVAIL | PACKED_F_USED | VRING_DESC_F_WRITE));
+	CHECK(vrh.last_used_idx == 3 && vrh.used_wrap_counter);
+	packed_teardown();
+	return 0;
+}
+
+/* Packed: an id offered again while outstanding makes a batch ambiguous. */
+static int host_packed_in_order_id_reused(void)
+{
+	host_features |= IN_ORDER_F;
+	packed_setup();
+	set_pdesc(0, data_addr(0), 8, 3, 0, true);
+	set_pdesc(1, data_addr(1), 8, 3, 0, true);
+	return expect_packed(-EINVAL, 1, range_getrange);
+}
+
+#define IN_ORDER_HOST_CASE(name, fn)	\
+	{ name, fn, true, "the kernel's vringh has no VIRTIO_F_IN_ORDER" }
+#else
+static int no_in_order_host(void)
+{
+	return 77;
+}
+
+#define IN_ORDER_HOST_CASE(name, fn)	\
+	{ name, no_in_order_host, true, \
+	  "the kernel's vringh has no VIRTIO_F_IN_ORDER" }
+#endif
+
+/*
+ * In order, guest side: a device that reports a batch whose id is not an
+ * outstanding buffer (never made available, already used, or not a
+ * buffer's id at all), or (split) a batch longer than the used index says.
+ * The buffers are 16-byte in buffers of @parts parts; the rig's driver
+ * puts them in ring order from 0 (split heads 0, 1, ...; packed ids are
+ * the offsets of their first descriptors).
+ */
+static char io_bufs[4][16];
+static unsigned int io_added;
+
+static void guest_in_order_add(unsigned int parts)
+{
+	struct scatterlist sg[2];
+	unsigned int i;
+
+	sg_init_table(sg, parts);
+	for (i = 0; i < parts; i++)
+		sg_set_buf(&sg[i], io_bufs[io_added] + i * 8, 16 / parts);
+	CHECK(virtqueue_add_inbuf(vq, sg, parts, io_bufs[io_added],
+				  GFP_KERNEL) == 0);
+	io_added++;
+}
+
+static void guest_in_order_setup(bool packed, unsigned int n,
+				 unsigned int parts)
+{
+	memset(&vdev, 0, sizeof(vdev));
+	INIT_LIST_HEAD(&vdev.vqs);
+	spin_lock_init(&vdev.vqs_list_lock);
+	vdev.features = 1ULL << VIRTIO_F_IN_ORDER;
+	CHECK(posix_memalign(&ring_mem, RING_ALIGN, MEM_SIZE) == 0);
+	memset(ring_mem, 0, MEM_SIZE);
+	if (!packed) {
+		vq = vring_new_virtqueue(0, NUM, RING_ALIGN, &vdev, true, false,
+					 ring_mem, guest_notify, NULL,
+					 "hostile in-order vq");
+		CHECK(vq);
+		vring_init(&gvr, NUM, ring_mem, RING_ALIGN);
+	} else {
+		vdev.features |= 1ULL << VIRTIO_F_RING_PACKED |
+				 1ULL << VIRTIO_F_VERSION_1;
+#ifdef vring_new_virtqueue_packed
+		{
+			struct vring_packed vr;
+
+			vring_packed_init(&vr, NUM, ring_mem);
+			vq = vring_new_virtqueue_packed(0, NUM, &vdev, true,
+							false, vr.desc,
+							vr.driver, vr.device,
+							guest_notify, NULL,
+							"hostile in-order packed vq");
+		}
+#else
+		vq = vring_create_virtqueue(0, NUM, RING_ALIGN, &vdev, true,
+					    false, false, guest_notify, NULL,
+					    "hostile in-order packed vq");
+#endif
+		CHECK(vq);
+		guest_pdesc = phys_to_virt(virtqueue_get_desc_addr(vq));
+	}
+	io_added = 0;
+	while (io_added < n)
+		guest_in_order_add(parts);
+	virtqueue_kick(vq);
+}
+
+/* A split used element in @slot, the used index moved to @new_idx. */
+static void device_uses_at(unsigned int slot, u32 id, u32 len, u16 new_idx)
+{
+	gvr.used->ring[slot].id = cpu_to_virtio32(&vdev, id);
+	gvr.used->ring[slot].len = cpu_to_virtio32(&vdev, len);
+	virt_wmb();
+	gvr.used->idx = cpu_to_virtio16(&vdev, new_idx);
+}
+
+/* A packed used descriptor at @off, in the first lap. */
+static void device_uses_packed_at(unsigned int off, u16 id, u32 len)
+{
+	guest_pdesc[off].id = cpu_to_le16(id);
+	guest_pdesc[off].len = cpu_to_le32(len);
+	virt_wmb();
+	guest_pdesc[off].flags = cpu_to_le16(1 << VRING_PACKED_DESC_F_AVAIL |
+					     1 << VRING_PACKED_DESC_F_USED |
+					     (len ? VRING_DESC_F_WRITE : 0));
+}
+
+/* The queue must break with a message; the @left buffers out come back. */
+static int expect_broken_in_order(unsigned int left)
+{
+	unsigned int len = 0, detached = 0;
+	size_t said;
+	void *buf;
+
+	capture_begin();
+	buf = virtqueue_get_buf(vq, &len);
+	said = capture_end();
+	CHECKF(buf == NULL, "get_buf returned %p from a lying device", buf);
+	CHECK(virtqueue_is_broken(vq));
+	CHECKF(said > 0, "queue broken without a message");
+	CHECK(virtqueue_get_buf(vq, &len) == NULL);
+	while ((buf = virtqueue_detach_unused_buf(vq)) != NULL) {
+		CHECK(buf == io_bufs[io_added - 1 - detached] ||
+		      buf == io_bufs[io_added - left + detached]);
+		detached++;
+	}
+	CHECKF(detached == left, "detached %u buffers, %u were out",
+	       detached, left);
+	vring_del_virtqueue(vq);
+	free(ring_mem);
+	return 0;
+}
+
+/* Two buffers out (heads 0, 1); a batch ends with head 2. */
+static int guest_in_order_batch_id_not_in_flight(void)
+{
+	guest_in_order_setup(false, 2, 1);
+	device_uses_at(0, 2, 0, 2);
+	return expect_broken_in_order(2);
+}
+
+/* Three out; a batch ends with head 2, but the used index moves by two. */
+static int guest_in_order_batch_too_long(void)
+{
+	guest_in_order_setup(false, 3, 1);
+	device_uses_at(0, 2, 0, 2);
+	return expect_broken_in_order(3);
+}
+
+/* A batch of two (0, 1) comes back; then one names head 0 again. */
+static int guest_in_order_batch_id_used(void)
+{
+	unsigned int len;
+
+	guest_in_order_setup(false, 2, 1);
+	device_uses_at(0, 1, 16, 2);
+	CHECK(virtqueue_get_buf(vq, &len) == io_bufs[0] && len == 16);
+	CHECK(virtqueue_get_buf(vq, &len) == io_bufs[1] && len == 16);
+	guest_in_order_add(1);
+	device_uses_at(2, 0, 0, 3);
+	return expect_broken_in_order(1);
+}
+
+/* Packed: lists of two at 0 and 2; the used descriptor names id 1. */
+static int guest_packed_in_order_batch_id_not_a_buffer(void)
+{
+	guest_in_order_setup(true, 2, 2);
+	device_uses_packed_at(0, 1, 0);
+	return expect_broken_in_order(2);
+}
+
+/* Packed: a batch of two (ids 0, 1) comes back; then one names 0 again. */
+static int guest_packed_in_order_batch_id_used(void)
+{
+	unsigned int len;
+
+	guest_in_order_setup(true, 2, 1);
+	device_uses_packed_at(0, 1, 16);
+	CHECK(virtqueue_get_buf(vq, &len) == io_bufs[0] && len == 16);
+	CHECK(virtqueue_get_buf(vq, &len) == io_bufs[1] && len == 16);
+	guest_in_order_add(1);
+	device_uses_packed_at(2, 0, 0);
+	return expect_broken_in_order(1);
+}
+
+#define IN_ORDER_GUEST_CASE(name, fn)	\
+	{ name, fn, false, "the kernel's virtio_ring has no VIRTIO_F_IN_ORDER" }
+
 struct hostile_case {
 	const char *name;
 	int (*run)(void);
@@ -976,6 +1343,26 @@ static const struct hostile_case cases[] = {
 	{ "guest-packed-id-not-in-flight", guest_packed_id_not_in_flight, false, NULL },
 	{ "guest-packed-len-too-big", guest_packed_len_too_big, false,
 	  "the kernel's virtio_ring does not check used lengths" },
+	IN_ORDER_HOST_CASE("host-in-order-first-head", host_in_order_first_head),
+	IN_ORDER_HOST_CASE("host-in-order-head-skips", host_in_order_head_skips),
+	IN_ORDER_HOST_CASE("host-in-order-next-skips", host_in_order_next_skips),
+	IN_ORDER_HOST_CASE("host-in-order-bad-batch", host_in_order_bad_batch),
+	IN_ORDER_HOST_CASE("host-batch-without-in-order",
+			   host_batch_without_in_order),
+	IN_ORDER_HOST_CASE("host-packed-in-order-out-of-order",
+			   host_packed_in_order_out_of_order),
+	IN_ORDER_HOST_CASE("host-packed-in-order-id-reused",
+			   host_packed_in_order_id_reused),
+	IN_ORDER_GUEST_CASE("guest-in-order-batch-id-not-in-flight",
+			    guest_in_order_batch_id_not_in_flight),
+	IN_ORDER_GUEST_CASE("guest-in-order-batch-too-long",
+			    guest_in_order_batch_too_long),
+	IN_ORDER_GUEST_CASE("guest-in-order-batch-id-used",
+			    guest_in_order_batch_id_used),
+	IN_ORDER_GUEST_CASE("guest-packed-in-order-batch-id-not-a-buffer",
+			    guest_packed_in_order_batch_id_not_a_buffer),
+	IN_ORDER_GUEST_CASE("guest-packed-in-order-batch-id-used",
+			    guest_packed_in_order_batch_id_used),
 };
 
 int main(int argc, char *argv[])

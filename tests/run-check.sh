@@ -396,6 +396,168 @@ packed_matrix() {
 	packed_vring_bench
 }
 
+# ---- IN_ORDER (issue 8) ----
+# VIRTIO_F_IN_ORDER on both sides, split and packed: the host returns
+# buffers in batches with one used entry each (vringh_complete_batch_*()).
+# The hostile cases run in hostile().  A kernel tree's vringh has no
+# IN_ORDER and its virtio_ring drops the bit: the programs exit 77, SKIPs.
+
+# Run a check that must exit 0 and whose output must be $2 lines long
+# (0: any); 77 is a SKIP with the first line of output as the reason.
+in_order_run() {
+	local name=$1 lines=$2 rc
+	shift 2
+	timeout "$TIMEOUT" "$@" >"$LOG/out" 2>"$LOG/err"
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		skip "$name" "$(head -n 1 "$LOG/out")"
+	elif [ $rc -eq 0 ] && { [ "$lines" -eq 0 ] ||
+				[ "$(wc -l <"$LOG/out")" -eq "$lines" ]; }; then
+		pass "$name"
+	else
+		fail "$name"
+		echo "  command: $* (exit $rc)" >&2
+		tail -n 20 "$LOG/out" "$LOG/err" >&2
+	fi
+}
+
+# vringh_test --in-order: every combination of the ring options, split
+# (16) and packed (8), single-threaded and --parallel; batches of at most
+# 1, 7 and 64 buffers too.
+in_order_vringh_test_matrix() {
+	local o n
+	while IFS= read -r o; do
+		# shellcheck disable=SC2086
+		in_order_run "vringh_test --in-order${o:+ $o}" 0 \
+			"$B/vringh_test" --in-order $o
+		# shellcheck disable=SC2086
+		in_order_run "vringh_test --in-order --parallel --xfers=$PARALLEL_XFERS${o:+ $o}" 3 \
+			"$B/vringh_test" --in-order --parallel --xfers="$PARALLEL_XFERS" $o
+	done < <(combos; packed_combos)
+	for n in 1 7 64; do
+		for o in "--eventidx" "--packed --indirect --eventidx" "--packed --slow-range"; do
+			# shellcheck disable=SC2086
+			in_order_run "vringh_test --in-order=$n --parallel --xfers=$PARALLEL_XFERS $o" 3 \
+				"$B/vringh_test" --in-order=$n --parallel \
+				--xfers="$PARALLEL_XFERS" $o
+		done
+	done
+}
+
+# virtio_test --in-order: the device returns batches when the ring is
+# empty or it holds N; the driver's rounds are 1, random or 256 buffers.
+in_order_virtio_test_matrix() {
+	local n=${VIRTIO_TEST_BUFS:-0x4000} p o bug name rc
+	for p in "" "--packed"; do
+		for o in "" "--batch=random" "--batch=random --reset" \
+			 "--batch=random --delayed-interrupt" "--no-event-idx" \
+			 "--no-indirect --batch=256 --reset=4" "--in-order=1 --batch=random" \
+			 "--in-order=5 --batch=random --reset" \
+			 "--batch=random --reset --no-event-idx --no-indirect --delayed-interrupt"; do
+			# shellcheck disable=SC2086
+			in_order_run "virtio_test --in-order${p:+ $p} --buf-num=$n${o:+ $o}" 0 \
+				"$B/virtio_test" --in-order $p --buf-num="$n" $o
+		done
+		for bug in wrong-id long-len; do
+			for o in "" "--batch=random --reset"; do
+				name="virtio_test --in-order${p:+ $p} --device-bug=$bug${o:+ $o}"
+				# shellcheck disable=SC2086
+				timeout "$TIMEOUT" "$B/virtio_test" --in-order $p --buf-num="$n" \
+					--device-bug=$bug $o >"$LOG/out" 2>"$LOG/err"
+				rc=$?
+				if [ $rc -eq 1 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
+					pass "$name"
+				elif [ $rc -eq 77 ]; then
+					skip "$name" "$(head -n 1 "$LOG/out")"
+				else
+					fail "$name"
+					tail -n 5 "$LOG/err" >&2
+				fi
+			done
+		done
+	done
+}
+
+# vring_bench --in-order: its device returns every ring-full with one used
+# entry; 70000 buffers, split and packed, out, in and mixed buffers.
+in_order_vring_bench() {
+	local p o rc
+	for p in "" "--packed"; do
+		for o in "" "--no-indirect" "--no-eventidx" "--in" "--in --no-indirect" \
+			 "--mixed --no-eventidx" "--ring-size 1 --sg 1" \
+			 "--ring-size 256 --sg 3 --mixed --no-indirect"; do
+			name="vring_bench --in-order${p:+ $p}${o:+ $o} 70000"
+			# shellcheck disable=SC2086
+			"$B/vring_bench" --in-order $p $o 70000 >"$LOG/out" 2>"$LOG/err"
+			rc=$?
+			if [ $rc -eq 77 ]; then
+				skip "$name" "$(head -n 1 "$LOG/out")"
+			elif [ $rc -eq 0 ] && [ "$(sed -n 2p "$LOG/out")" = "70000 returned" ] &&
+			     [ ! -s "$LOG/err" ]; then
+				pass "$name"
+			else
+				fail "$name"
+				cat "$LOG/out" "$LOG/err" >&2
+			fi
+		done
+	done
+	# A packed ring of a size that is no power of 2.
+	name="vring_bench --in-order --packed --ring-size 100 --sg 7 --no-indirect --mixed 70000"
+	"$B/vring_bench" --in-order --packed --ring-size 100 --sg 7 --no-indirect --mixed 70000 \
+		>"$LOG/out" 2>"$LOG/err"
+	rc=$?
+	if [ $rc -eq 77 ]; then
+		skip "$name" "$(head -n 1 "$LOG/out")"
+	elif [ $rc -eq 0 ] && [ "$(sed -n 2p "$LOG/out")" = "70000 returned" ]; then
+		pass "$name"
+	else
+		fail "$name"
+	fi
+}
+
+# Options that make no sense print usage on stderr and exit 1.
+in_order_usage_errors() {
+	local args
+	for args in "vringh_test --in-order=0 --parallel" "vringh_test --in-order=x --parallel" \
+		    "vringh_test --in-order=257 --parallel" "vringh_test --in-order=4" \
+		    "vringh_test --in-order --parallel --fast-vringh" \
+		    "virtio_test --in-order=0" "virtio_test --in-order=257"; do
+		# shellcheck disable=SC2086
+		"$B/${args%% *}" ${args#* } >"$LOG/out" 2>"$LOG/err"
+		if [ $? -eq 1 ] && grep -q '^Usage:' "$LOG/err" && [ ! -s "$LOG/out" ]; then
+			pass "usage error: $args"
+		else
+			fail "usage error: $args"
+		fi
+	done
+}
+
+# valgrind on the single-threaded in-order scenarios: every combination in
+# a valgrind build, two in a plain one.
+in_order_valgrind() {
+	local o
+	if ! command -v valgrind >/dev/null; then
+		skip "valgrind vringh_test --in-order" "valgrind is not installed"
+		return
+	fi
+	while IFS= read -r o; do
+		if [ "$(check_mode)" != valgrind ] &&
+		   [ "$o" != "--indirect --eventidx --virtio-1" ] &&
+		   [ "$o" != "--packed --slow-range" ]; then
+			continue
+		fi
+		# shellcheck disable=SC2086
+		in_order_run "valgrind vringh_test --in-order${o:+ $o}" 0 "${VALGRIND[@]}" \
+			"$B/vringh_test" --in-order $o
+	done < <(combos; packed_combos)
+}
+
+in_order_matrix() {
+	in_order_vringh_test_matrix
+	in_order_virtio_test_matrix
+	in_order_vring_bench
+}
+
 # ---- Kernel-tree mode (issue 5): make check KSRC=... ----
 # Each BUILD_DIR holds one pairing of ring code (its --version says which:
 # guest/host, "kernel" or "rig").  Every pairing gets the vringh_test
@@ -418,6 +580,8 @@ ksrc_matrix() {
 		virtio_test_matrix
 		hostile
 		packed_matrix
+		in_order_matrix
+		allocfail
 	done
 	PREFIX=
 }
@@ -428,6 +592,7 @@ if [ "${1:-}" = --ksrc ]; then
 elif [ "$(check_mode)" = valgrind ]; then
 	valgrind_matrix
 	packed_valgrind
+	in_order_valgrind
 else
 	vringh_test_matrix
 	virtio_test_matrix
@@ -435,11 +600,14 @@ else
 	usage_errors
 	hostile
 	packed_matrix
+	in_order_matrix
+	in_order_usage_errors
 	[ -x tests/stats/run.sh ] && [ -x "$B/stats" ] && suite tests/stats/run.sh "$B/stats"
 	[ -x tests/bench/run.sh ] && suite tests/bench/run.sh "$B"
 	if [ "$(check_mode)" = plain ]; then
 		valgrind_single
 		packed_valgrind
+		in_order_valgrind
 		allocfail
 		fuzz_short
 	else
