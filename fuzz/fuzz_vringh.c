@@ -104,6 +104,8 @@ static struct st {
 	unsigned long gen;	/* bumps whenever getdesc's answer may change */
 	unsigned long err_gen;
 	int last_err;
+	bool err_repeated;	/* and asked again: the refusal repeated */
+	unsigned int loops;	/* -ELOOPs: each may have cost 65536 steps */
 	bool dirty;		/* an operation wrote guest memory or the ring */
 	size_t dlo, dhi;	/* guest memory it wrote */
 	unsigned int taken, model_taken, model_bytes;	/* FUZZ_VERBOSE */
@@ -145,7 +147,7 @@ static bool getrange(struct vringh *vrh, u64 addr, struct vringh_range *r)
 		if (s.slow) {
 			/* Small ranges: buffers split into many iovecs. */
 			r->start = addr;
-			r->end_incl = (addr | 31) < s.range[i].e ? addr | 31 : s.range[i].e;
+			r->end_incl = (addr | 127) < s.range[i].e ? addr | 127 : s.range[i].e;
 		} else {
 			r->start = s.range[i].s;
 			r->end_incl = s.range[i].e;
@@ -420,7 +422,17 @@ static void op_getdesc(void)
 	u16 before = s.vrh.last_avail_idx, head = 0xdead;
 	bool wrap_before = s.vrh.avail_wrap_counter;
 	size_t said = fuzz_said;
-	int err = do_getdesc(&head);
+	int err;
+
+	/*
+	 * A refusal is checked to repeat once; asking again and again would
+	 * only repeat the work (a table walked through 65536 entries, say).
+	 */
+	if ((s.err_gen == s.gen && s.err_repeated) || s.loops >= 4)
+		return;
+	err = do_getdesc(&head);
+	s.err_repeated = s.err_gen == s.gen;
+	s.loops += err == -ELOOP;
 
 	switch (err) {
 	case 1:
