@@ -181,6 +181,10 @@ hostile() {
 	done
 }
 
+# valgrind as every check runs it: any error or leak fails the run.
+VALGRIND=(valgrind -q --error-exitcode=99 --leak-check=full
+	  --errors-for-leak-kinds=definite,indirect,possible)
+
 valgrind_single() {
 	local o
 	if ! command -v valgrind >/dev/null; then
@@ -189,9 +193,7 @@ valgrind_single() {
 	fi
 	for o in "" "--indirect --eventidx --virtio-1" "--indirect --slow-range"; do
 		# shellcheck disable=SC2086
-		run "valgrind vringh_test $o" 0 valgrind -q --error-exitcode=99 \
-			--leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
-			"$B/vringh_test" $o
+		run "valgrind vringh_test $o" 0 "${VALGRIND[@]}" "$B/vringh_test" $o
 	done
 }
 
@@ -211,9 +213,6 @@ check_mode() {
 	*) echo plain ;;
 	esac
 }
-
-VALGRIND=(valgrind -q --error-exitcode=99 --leak-check=full
-	  --errors-for-leak-kinds=definite,indirect,possible)
 
 # Every allocation of each scenario fails in turn (tests/allocfail.c).
 allocfail() {
@@ -384,9 +383,7 @@ packed_valgrind() {
 			continue
 		fi
 		# shellcheck disable=SC2086
-		run "valgrind vringh_test $o" 0 valgrind -q --error-exitcode=99 \
-			--leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
-			"$B/vringh_test" $o
+		run "valgrind vringh_test $o" 0 "${VALGRIND[@]}" "$B/vringh_test" $o
 	done < <(packed_combos)
 }
 
@@ -602,8 +599,8 @@ else
 	packed_matrix
 	in_order_matrix
 	in_order_usage_errors
-	[ -x tests/stats/run.sh ] && [ -x "$B/stats" ] && suite tests/stats/run.sh "$B/stats"
-	[ -x tests/bench/run.sh ] && suite tests/bench/run.sh "$B"
+	suite tests/stats/run.sh "$B/stats"
+	suite tests/bench/run.sh "$B"
 	if [ "$(check_mode)" = plain ]; then
 		valgrind_single
 		packed_valgrind
