@@ -33,7 +33,7 @@ BUILD_CC := $(shell $(CC) --version 2>/dev/null | head -n 1)
 BUILD_DEFS = -DRIG_BUILD_CC='"$(BUILD_CC)"' -DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"'
 
 PROGS := vringh_test stats vring_bench virtio_test
-TEST_PROGS := tests/hostile
+TEST_PROGS := tests/hostile tests/vhost_user_wire
 # The driver side and the device side (kernel/ksrc.mk may swap either).
 GUEST_OBJS ?= virtio_ring.o
 HOST_OBJS ?= vringh.o
@@ -52,6 +52,10 @@ virtio_test: virtio_test.o $(HARNESS_OBJS) $(RING_OBJS) $(SHIM_OBJS)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 tests/hostile: tests/hostile.o $(HARNESS_OBJS) $(RING_OBJS) $(SHIM_OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+tests/vhost_user_wire: tests/vhost_user_wire.o vhost_user.o $(HARNESS_OBJS) $(RING_OBJS) $(SHIM_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^
 

@@ -181,6 +181,18 @@ hostile() {
 	done
 }
 
+# The vhost-user wire layer (tests/vhost_user_wire.c).
+vhost_user_wire() {
+	local c
+	if [ ! -x "$B/tests/vhost_user_wire" ]; then
+		fail "vhost-user wire tests: $B/tests/vhost_user_wire not built"
+		return
+	fi
+	for c in $("$B/tests/vhost_user_wire" --list); do
+		run "vhost-user wire $c" 0 "$B/tests/vhost_user_wire" "$c"
+	done
+}
+
 # valgrind as every check runs it: any error or leak fails the run.
 VALGRIND=(valgrind -q --error-exitcode=99 --leak-check=full
 	  --errors-for-leak-kinds=definite,indirect,possible)
@@ -596,6 +608,7 @@ else
 	vringh_test_output
 	usage_errors
 	hostile
+	vhost_user_wire
 	packed_matrix
 	in_order_matrix
 	in_order_usage_errors
