@@ -96,6 +96,13 @@ dma_addr_t virtqueue_get_desc_addr(const struct virtqueue *vq);
 dma_addr_t virtqueue_get_avail_addr(const struct virtqueue *vq);
 dma_addr_t virtqueue_get_used_addr(const struct virtqueue *vq);
 
+/*
+ * The arity of functions whose arguments differ between kernel trees, as
+ * kernel/ksrc-features.sh reports it for a tree's own header: programs
+ * calling them read these, never a version number.
+ */
+#define RIG_VIRTQUEUE_RESIZE_ARGS 4
+#define RIG_VIRTQUEUE_RESET_ARGS 3
 int virtqueue_resize(struct virtqueue *vq, u32 num,
 		     void (*recycle)(struct virtqueue *vq, void *buf),
 		     void (*recycle_done)(struct virtqueue *vq));
