@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Kernel-tree mode and output folders, included at the top of the Makefile.
+# Kernel-tree mode and output folders: which folder each build happens in.
+# Included at the top of the Makefile.
 #
 #   make KSRC=/path/to/linux                 kernel/kernel, in build-kernel/
 #   make KSRC=... GUEST=kernel HOST=rig      the kernel's virtio_ring.c with
@@ -11,19 +12,18 @@
 #   make O=dir ...                           any build in its own folder
 #   make ksrc-6.12                           extract Debian's linux-source-6.12
 #
-# As with kbuild's O=, a build in an output folder is this Makefile run
+# As with kbuild's O=, a build in an output folder is the Makefile run
 # again inside that folder (srctree= names the source tree), so every rule
-# the Makefile has works there unchanged: a new program needs no line here.
-# The kernel's ring code is compiled from $(KSRC), unmodified, with the same
-# code generation flags as ours; only warnings differ (see KSRC_WARN).
+# it has works there unchanged: a new program needs no line here.  This
+# make then sets RIG_DELEGATE and the Makefile reads no rules of its own.
+# kernel/ksrc-build.mk compiles the kernel's ring code in the folder.
 
 # Extract a Debian linux-source-X.Y tarball: make ksrc-6.12.
 ksrc-%:
 	$(Q)kernel/fetch-ksrc.sh /usr/src/linux-source-$*.tar.xz build-ksrc/linux-source-$*
 
+# Inside an output folder (srctree= on the command line) all is chosen.
 ifneq ($(origin srctree),command line)
-# ---------------------------------------------------------------------------
-# The top-level make: choose the pairing and the output folder.
 
 rig-impls := rig kernel
 
@@ -77,7 +77,7 @@ endif
 endif
 
 ifneq ($(abspath $(O)),$(CURDIR))
-# Everything happens in output folders: the rest of the Makefile is not read.
+# Everything happens in output folders.
 RIG_DELEGATE := 1
 .DEFAULT_GOAL := all
 
@@ -104,81 +104,11 @@ endif
 
 ifneq ($(filter check,$(rig-goals)),)
 check: $(rig-in-pairings)
-ifdef KSRC
-	$(Q)tests/run-check.sh --ksrc $(rig-dirs)
-else
-	$(Q)tests/run-check.sh $(rig-dirs)
-endif
+	$(Q)tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(T))) \
+		$(if $(KSRC),--ksrc) $(rig-dirs)
 endif
 
 .PHONY: all check $(rig-other-goals) $(rig-in-pairings)
 endif
 
-else
-# ---------------------------------------------------------------------------
-# Inside an output folder: sources come from $(srctree), and with GUEST=kernel
-# or HOST=kernel that side's ring code and API header come from $(KSRC).
-
-vpath %.c $(srctree)
-vpath %.h $(srctree)
-.DEFAULT_GOAL := all
-
-GUEST ?= rig
-HOST ?= rig
-ifeq ($(GUEST),kernel)
-GUEST_OBJS := ksrc/virtio_ring.o
-endif
-ifeq ($(HOST),kernel)
-HOST_OBJS := ksrc/vringh.o
-endif
-IMPL_DEFS := -DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"'
-
-# What this folder was built with.  It is rewritten only when it changes,
-# and every object depends on it (RIG_CONFIG), so pointing an existing
-# folder at another tree, pairing, compiler or CFLAGS rebuilds everything.
-RIG_CONFIG := .rig-config
-$(file >$(RIG_CONFIG).tmp,KSRC=$(KSRC) GUEST=$(GUEST) HOST=$(HOST) CC=$(CC) CFLAGS=$(CFLAGS))
-$(shell cmp -s $(RIG_CONFIG).tmp $(RIG_CONFIG) && rm -f $(RIG_CONFIG).tmp || mv -f $(RIG_CONFIG).tmp $(RIG_CONFIG))
-
-# The kernel's API headers for a side it implements (linux/virtio.h and
-# linux/virtio_ring.h for the guest, linux/vringh.h for the host) replace
-# ours for the whole program, so the program, both ring objects and the
-# headers' inline helpers agree on every structure and prototype (these
-# change between kernel versions: const arguments, fields moving).  The
-# rest (linux/virtio_config.h, the uapi ring layout, every other header)
-# stays ours.  Each is reached through a generated wrapper
-# (kernel/ksrc-header.sh) that applies the kernel's warning set to it.
-ksrc-headers := $(if $(filter kernel,$(GUEST)),virtio.h virtio_ring.h) \
-		$(if $(filter kernel,$(HOST)),vringh.h)
-$(foreach h,$(filter-out $(ksrc-headers),virtio.h virtio_ring.h vringh.h),\
-	$(shell rm -f ksrc/include/linux/$(h)))
-$(foreach h,$(ksrc-headers),\
-	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(h)))
-RIG_INCLUDES := $(if $(strip $(ksrc-headers)),-Iksrc/include)
-
-# The kernel's files are built with -Wall -Wextra -Werror less what the
-# kernel's own build leaves off: the -Wextra warnings it does not enable,
-# and gcc's -Wmaybe-uninitialized (false positives on its code).  Code
-# generation flags are $(ALL_CFLAGS), exactly as for the rig's ring code.
-ksrc-cc-warning = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo $(2))
-KSRC_WARN := -Wno-unused-parameter -Wno-sign-compare \
-	-Wno-missing-field-initializers \
-	$(call ksrc-cc-warning,-Wmaybe-uninitialized,-Wno-maybe-uninitialized)
-
-define ksrc-compile
-	$(quiet) CC $@
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $<
-endef
-ksrc/virtio_ring.o: $(KSRC)/drivers/virtio/virtio_ring.c $(RIG_CONFIG)
-	$(ksrc-compile)
-ksrc/vringh.o: $(KSRC)/drivers/vhost/vringh.c $(RIG_CONFIG)
-	$(ksrc-compile)
-
-rig-clean-ksrc:
-	$(Q)rm -rf ksrc $(RIG_CONFIG)
-clean: rig-clean-ksrc
-.PHONY: rig-clean-ksrc
-
--include $(wildcard ksrc/*.d)
 endif

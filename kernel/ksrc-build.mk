@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# A kernel tree's ring code, compiled in an output folder: rules.mk includes
+# this when GUEST=kernel or HOST=kernel.  That side's ring code and API
+# headers come from $(KSRC), unmodified.
+
+# The kernel's API headers for a side it implements (linux/virtio.h and
+# linux/virtio_ring.h for the guest, linux/vringh.h for the host) replace
+# ours for the whole program, so the program, both ring objects and the
+# headers' inline helpers agree on every structure and prototype (these
+# change between kernel versions: const arguments, fields moving).  The
+# rest (linux/virtio_config.h, the uapi ring layout, every other header)
+# stays ours.  Each is reached through a generated wrapper
+# (kernel/ksrc-header.sh) that applies the kernel's warning set to it; the
+# wrappers of a side that is the rig's again are removed.
+ksrc-headers := $(if $(filter kernel,$(GUEST)),virtio.h virtio_ring.h) \
+		$(if $(filter kernel,$(HOST)),vringh.h)
+$(foreach h,$(filter-out $(ksrc-headers),virtio.h virtio_ring.h vringh.h),\
+	$(shell rm -f ksrc/include/linux/$(h)))
+$(foreach h,$(ksrc-headers),\
+	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(h)))
+RIG_INCLUDES := -Iksrc/include
+
+# The kernel's files are built with -Wall -Wextra -Werror less what the
+# kernel's own build leaves off: the -Wextra warnings it does not enable,
+# and gcc's -Wmaybe-uninitialized (false positives on its code).  Code
+# generation flags are $(ALL_CFLAGS), exactly as for the rig's ring code.
+ksrc-cc-warning = $(shell $(CC) -Werror $(1) -c -x c /dev/null -o /dev/null 2>/dev/null && echo $(2))
+KSRC_WARN := -Wno-unused-parameter -Wno-sign-compare \
+	-Wno-missing-field-initializers \
+	$(call ksrc-cc-warning,-Wmaybe-uninitialized,-Wno-maybe-uninitialized)
+
+ksrc/virtio_ring.o: $(KSRC)/drivers/virtio/virtio_ring.c
+ksrc/vringh.o: $(KSRC)/drivers/vhost/vringh.c
+ksrc/virtio_ring.o ksrc/vringh.o: $(RIG_CONFIG)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter %.c,$^)

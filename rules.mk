@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# How the Makefile's programs are built, checked and cleaned, in the folder
+# this make runs in: the source tree, or an output folder that
+# kernel/ksrc.mk made (sources then come from $(srctree)).
+
+vpath %.c $(srctree)
+vpath %.h $(srctree)
+.DEFAULT_GOAL := all
+
+# The ring code of each side: the rig's, or with GUEST=kernel or
+# HOST=kernel a kernel tree's (kernel/ksrc-build.mk compiles it).
+GUEST ?= rig
+HOST ?= rig
+GUEST_OBJS := $(if $(filter kernel,$(GUEST)),ksrc/virtio_ring.o,virtio_ring.o)
+HOST_OBJS := $(if $(filter kernel,$(HOST)),ksrc/vringh.o,vringh.o)
+
+# What this folder is built with.  Every object and program depends on
+# .rig-config, which is rewritten only when that changes, so another CC,
+# CFLAGS, LDFLAGS, kernel tree or pairing rebuilds everything.
+RIG_CONFIG := .rig-config
+rig-config := KSRC=$(KSRC) GUEST=$(GUEST) HOST=$(HOST) CC=$(CC) CFLAGS=$(CFLAGS) LDFLAGS=$(LDFLAGS)
+$(RIG_CONFIG): FORCE
+	$(Q)echo $(call shell-quote,$(rig-config)) | cmp -s - $@ || \
+		echo $(call shell-quote,$(rig-config)) >$@
+FORCE:
+
+include $(if $(filter kernel,$(GUEST) $(HOST)),$(srctree)/kernel/ksrc-build.mk)
+
+RIG_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -pthread $(RIG_INCLUDES) -I$(srctree) \
+	-fno-strict-aliasing -MMD -MP
+ALL_CFLAGS = $(RIG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = -pthread $(LDFLAGS)
+
+# Built into the programs (--version) so every result says what produced it.
+BUILD_CC := $(shell $(CC) --version 2>/dev/null | head -n 1)
+harness.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
+	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"' \
+	-DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"'
+
+# ---- Building ----
+# One link rule: NAME.o, then $(NAME-objs), then $(NAME-libs).
+FUZZ_SAN := address,undefined
+$(foreach p,$(PROGS) $(FUZZ_TARGETS),$(eval $(p)-objs += $$(RIG_OBJS)))
+$(foreach p,$(FUZZ_TARGETS),$(eval $(p)-libs += -fsanitize=fuzzer,$(FUZZ_SAN)))
+$(foreach p,$(TOOLS),$(eval $(p)-libs += -lm))
+ALL_PROGS := $(PROGS) $(TOOLS) $(FUZZ_TARGETS)
+
+.SECONDEXPANSION:
+$(ALL_PROGS): %: %.o $$($$*-objs) $(RIG_CONFIG)
+	$(quiet) LD $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $($@-libs)
+
+%.o: %.c $(RIG_CONFIG)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+all: $(PROGS) $(TOOLS)
+fuzz-targets: $(FUZZ_TARGETS)
+
+# Every folder that holds objects, for clean and the dependency files.
+obj-dirs := $(sort $(dir $(ALL_PROGS) $(RIG_OBJS)))
+-include $(wildcard $(addsuffix *.d,$(obj-dirs)))
+
+clean:
+	$(quiet) CLEAN $(CURDIR)
+	$(Q)rm -f $(ALL_PROGS) $(addsuffix *.o,$(obj-dirs)) $(addsuffix *.d,$(obj-dirs))
+	$(Q)rm -rf $(RIG_CONFIG) ksrc build-fuzz build-asan build-ubsan build-tsan \
+		build-valgrind build-ab
+
+# ---- Checking ----
+# make check [T=REGEX]: tests/run-check.sh on this folder's programs, with
+# the fuzz targets built (fuzz-build) for their short runs.
+check: all fuzz-build
+	$(Q)$(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(T)))
+
+# Sanitizer builds: each in its own folder, the whole check matrix there.
+# The sanitizer goes in CC, so that it compiles and links everything,
+# including what the checks build themselves (ab/ab.sh passes CC and
+# CFLAGS on).  A sanitizer finding exits with its own status, never the
+# status a usage-error check expects.
+SAN_CC_asan := -fsanitize=address -fno-omit-frame-pointer
+SAN_CC_ubsan := -fsanitize=undefined,alignment -fno-sanitize-recover=all
+SAN_CC_tsan := -fsanitize=thread
+check-asan check-ubsan check-tsan: check-%:
+	$(Q)ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0 \
+	UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:halt_on_error=1 \
+	TSAN_OPTIONS=exitcode=88:halt_on_error=1:second_deadlock_stack=1 \
+	RIG_CHECK_MODE=$* $(MAKE) --no-print-directory O=build-$* \
+		CC='$(CC) $(SAN_CC_$*)' CFLAGS='-O1 -g' check
+
+# valgrind runs the single-threaded programs and the hostile and
+# allocation-failure cases of a plain -O1 build (tests/run-check.sh).
+check-valgrind:
+	$(Q)RIG_CHECK_MODE=valgrind $(MAKE) --no-print-directory O=build-valgrind \
+		CFLAGS='-O1 -g' check
+
+# ---- Fuzzing ----
+#   make fuzz [FUZZ_SECONDS=N]   every fuzz target for N s (default 60)
+# make check runs each target on its corpus plus a fixed number of runs.
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 60
+# Does $(FUZZ_CC) link a libFuzzer program?  (Debian: clang libclang-rt-14-dev)
+fuzz-cc-ok = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
+	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - >/dev/null 2>&1 && echo yes)
+
+fuzz-build:
+	$(Q)if [ '$(fuzz-cc-ok)' = yes ]; then \
+		$(MAKE) --no-print-directory O=build-fuzz CC='$(FUZZ_CC)' \
+			CFLAGS='$(FUZZ_CFLAGS)' LDFLAGS= fuzz-targets; \
+	else \
+		echo "fuzz-build: $(FUZZ_CC) cannot build libFuzzer targets" \
+			"(apt-get install clang libclang-rt-14-dev)" >&2; \
+		rm -f $(addprefix build-fuzz/,$(FUZZ_TARGETS)); \
+	fi
+
+fuzz: fuzz-build
+	$(Q)$(srctree)/fuzz/run.sh --seconds '$(FUZZ_SECONDS)' build-fuzz
+
+# ---- Measuring ----
+# make bench [RUNS=N]: the canonical loops (default 50 and 10 runs), folded.
+bench: vringh_test vring_bench stats
+	$(Q)$(srctree)/bench/run.sh $(RUNS)
+
+# make ab BASE=<rev> [HEAD=<rev>|worktree] [CMD='./vring_bench 1000000']
+#         [PAIRS=20]: build both revisions with this CC and CFLAGS, compare.
+ab: ab/compare
+	$(Q)if [ -z '$(BASE)' ]; then echo "usage: make ab BASE=<rev>" \
+		"[HEAD=<rev>|worktree] [CMD='./vring_bench 1000000'] [PAIRS=20]" >&2; \
+		exit 1; fi
+	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/ab.sh -c ab/compare \
+		-n '$(or $(PAIRS),20)' \
+		'$(BASE)' '$(HEAD)' $(call shell-quote,$(CMD))
+
+.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets bench ab \
+	check-asan check-ubsan check-tsan check-valgrind
