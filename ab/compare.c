@@ -13,11 +13,21 @@
  * On independent, identically distributed figures the interval misses 1 in
  * about 4% of A/A comparisons (simulated: 20 pairs, normal and skewed noise).
  *
- * A run's figure is, first found: its last "<N>ns" line (vring_bench), its
- * last "Wall time:<S>" line (/usr/bin/time -f 'Wall time:%e'), or else the
- * wall time the comparer measures from fork to exit.  Standard output and
- * standard error are both searched; every run of both commands must give the
- * same kind of figure, and a run that fails stops the comparison.
+ * A run's figure (--metric=auto, the default) is, first found: its last
+ * "<N>ns" line (vring_bench; N as stats reads it: 123, 9.4e+08), its last
+ * "Wall time:<S>" line (/usr/bin/time -f 'Wall time:%e'), or else the wall
+ * time the comparer measures from fork to exit.  --metric=own insists on one
+ * of the first two, --metric=wall on the third; --metric=instructions runs
+ * each command under valgrind's callgrind and takes the instructions
+ * executed in main(): deterministic, so one pair is enough.  Standard output
+ * and standard error are both searched; every run of both commands must give
+ * the same kind of figure, and a run that fails stops the comparison.
+ *
+ * --max-slowdown[=PCT] is a gate: exit status 1 when B is slower than A by
+ * more than PCT percent with 95% confidence (the whole interval above
+ * 1 + PCT/100), or, for instructions, when the ratio itself is above it.
+ * Exit status: 0 done (gate passed), 1 gate failed, 2 usage error, 3 a run
+ * failed or gave no usable figure.
  *
  * Stands alone: no ring code, no harness.
  */
@@ -37,22 +47,57 @@
 #include <time.h>
 #include <unistd.h>
 
-enum kind { KIND_NONE, KIND_NS, KIND_WALL, KIND_MEASURED };
+#ifndef RIG_BUILD_CC
+#define RIG_BUILD_CC "an unknown compiler"
+#endif
+#ifndef RIG_BUILD_CFLAGS
+#define RIG_BUILD_CFLAGS "unknown"
+#endif
+
+/* Exit statuses. */
+enum { EXIT_GATE = 1, EXIT_USAGE = 2, EXIT_RUN = 3 };
+
+enum metric { METRIC_AUTO, METRIC_OWN, METRIC_WALL, METRIC_INSTR };
+static const char *const metric_name[] = {
+	[METRIC_AUTO] = "auto", [METRIC_OWN] = "own",
+	[METRIC_WALL] = "wall", [METRIC_INSTR] = "instructions",
+};
+
+enum kind { KIND_NONE, KIND_NS, KIND_WALL, KIND_MEASURED, KIND_INSTR };
 
 static const char *const kind_text[] = {
+	[KIND_NONE] = "no figure",
 	[KIND_NS] = "the \"<N>ns\" line of each run",
 	[KIND_WALL] = "the \"Wall time:<S>\" line of each run",
 	[KIND_MEASURED] = "wall time measured by the comparer (fork to exit)",
+	[KIND_INSTR] = "instructions executed in main() (valgrind callgrind)",
 };
+/* Short names and units, for JSON and the summary lines. */
+static const char *const kind_key[] = {
+	[KIND_NONE] = "none", [KIND_NS] = "ns_line",
+	[KIND_WALL] = "wall_time_line", [KIND_MEASURED] = "measured_wall",
+	[KIND_INSTR] = "instructions",
+};
+static const char *const kind_unit[] = {
+	[KIND_NONE] = "", [KIND_NS] = "ns", [KIND_WALL] = "s",
+	[KIND_MEASURED] = "ns", [KIND_INSTR] = "instructions",
+};
+
+/* The gate's default threshold: noisy metrics, and instruction counts. */
+#define GATE_PCT_NOISY	1.0
+#define GATE_PCT_INSTR	0.25
 
 struct side {
 	char name;		/* 'A' or 'B' */
 	const char *cmd;
 	double *fig;		/* one figure per measured run */
 	size_t n;
+	char *version;
+	double med, lo, hi, cv;
 };
 
 static bool quiet;
+static enum metric metric = METRIC_AUTO;
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
@@ -64,7 +109,7 @@ die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(1);
+	exit(EXIT_RUN);
 }
 
 static void usage(FILE *f)
@@ -72,40 +117,76 @@ static void usage(FILE *f)
 	fputs(
 "Usage: compare [OPTIONS] COMMAND_A COMMAND_B\n"
 "Run the two shell commands alternately, A B A B ..., take one figure from\n"
-"each run (its \"<N>ns\" line, else its \"Wall time:<S>\" line, else the wall\n"
-"time measured here), and tell whether B is faster or slower than A: the\n"
-"ratio of medians B/A with a 95% bootstrap confidence interval.\n"
-"  -n, --pairs N      measured runs of each command (default 20, min 3)\n"
-"  -w, --warmup N     unmeasured A B pairs first (default 1)\n"
-"  -r, --resamples N  bootstrap resamples (default 10000)\n"
+"each run, and tell whether B is faster or slower than A: the ratio of\n"
+"medians B/A with a 95% bootstrap confidence interval.\n"
+"  -m, --metric M     the figure: auto (default: the run's \"<N>ns\" line,\n"
+"                     else its \"Wall time:<S>\" line, else wall time),\n"
+"                     own (one of those two lines, required), wall (wall\n"
+"                     time measured here), instructions (valgrind callgrind:\n"
+"                     instructions executed in main(); default 1 pair)\n"
+"  -n, --pairs N      measured runs of each command (default 20, min 3;\n"
+"                     instructions: default 1, min 1)\n"
+"  -w, --warmup N     unmeasured A B pairs first (default 1; instructions 0)\n"
+"  -r, --resamples N  bootstrap resamples (default 10000, min 100)\n"
 "  -s, --seed N       bootstrap seed (default 1)\n"
+"      --max-slowdown[=PCT]  exit 1 when B is slower than A by more than\n"
+"                     PCT% with 95% confidence (default PCT: 1; for\n"
+"                     instructions 0.25, and the ratio itself decides)\n"
+"      --json         print one JSON object instead of the text report\n"
+"      --save FILE    write each pair's figures to FILE (\"A B\" per line)\n"
 "  -q, --quiet        no progress dots on stderr\n"
 "      --unpaired     resample A's and B's runs independently, not in pairs\n"
 "      --raw          print every pair's figures as they come\n"
 "      --no-version   do not print \"PROG --version\" for each command\n"
+"      --check-usage  check the options and commands, then exit\n"
 "  -h, --help         this text\n"
+"      --version      print the version line and exit\n"
 "A command whose first word is a path with a '/' is asked for its --version\n"
-"line, printed so that mismatched builds are seen.\n", f);
+"line, printed so that mismatched builds are seen.  Exit status: 0 done,\n"
+"1 the --max-slowdown gate failed, 2 usage error, 3 a run failed.\n", f);
 }
 
-static void __attribute__((noreturn)) bad_usage(void)
+static void __attribute__((noreturn, format(printf, 1, 2)))
+bad_usage(const char *fmt, ...)
 {
-	usage(stderr);
-	exit(1);
+	va_list ap;
+
+	fputs("compare: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\ntry 'compare --help'\n", stderr);
+	exit(EXIT_USAGE);
 }
 
-static unsigned long parse_count(const char *s, unsigned long min,
-				 unsigned long max)
+static unsigned long parse_count(const char *opt, const char *s,
+				 unsigned long min, unsigned long max)
 {
 	unsigned long v;
 	char *end;
 
 	errno = 0;
 	if (*s < '0' || *s > '9')
-		bad_usage();
+		bad_usage("%s: '%s' is not a whole number", opt, s);
 	v = strtoul(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		bad_usage();
+	if (*end)
+		bad_usage("%s: '%s' is not a whole number", opt, s);
+	if (errno || v < min || v > max)
+		bad_usage("%s: %s is out of range %lu..%lu", opt, s, min, max);
+	return v;
+}
+
+static double parse_pct(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !(v >= 0) || v > 1000 ||
+	    (*s < '0' || *s > '9'))
+		bad_usage("--max-slowdown: '%s' is not a percentage in 0..1000",
+			  s);
 	return v;
 }
 
@@ -173,27 +254,71 @@ static int run(const char *cmd, char *const argv[], bool with_stderr,
 	return status;
 }
 
+/*
+ * A decimal number as stats reads it, from s up to e: digits, an optional
+ * fraction (".5" too) and an optional exponent.  No sign, no hex, no inf.
+ */
+static bool decimal(const char *s, const char *e, double *v)
+{
+	const char *p = s;
+	char *end;
+
+	while (p < e && *p >= '0' && *p <= '9')
+		p++;
+	if (p < e && *p == '.') {
+		p++;
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p == s || (p == s + 1 && *s == '.'))
+		return false;
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p == e || *p < '0' || *p > '9')
+			return false;
+		while (p < e && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p != e)
+		return false;
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == e && !errno && isfinite(*v);
+}
+
 /* The figure a run's output gives, and of which kind. */
 static enum kind figure(const char *out, double measured, double *fig)
 {
-	double ns = -1, wall = -1;
-	const char *line, *p;
-	char *end;
+	double ns = -1, wall = -1, instr = -1, v;
+	const char *line, *p, *q;
 
 	for (line = out; *line; line = p + (*p == '\n')) {
 		p = line + strcspn(line, "\n");
-		if (*line >= '0' && *line <= '9') {
-			double v = strtod(line, &end);
-
-			if (end + 2 == p && !strncmp(end, "ns", 2) &&
-			    strspn(line, "0123456789") == (size_t)(end - line))
-				ns = v;
+		if (p - line > 2 && !strncmp(p - 2, "ns", 2) &&
+		    decimal(line, p - 2, &v)) {
+			ns = v;
 		} else if (!strncmp(line, "Wall time:", 10)) {
-			double v = strtod(line + 10, &end);
-
-			if (end != line + 10 && end == p)
+			if (decimal(line + 10, p, &v))
 				wall = v;
+		} else if (line[0] == '=' && line[1] == '=' &&
+			   (q = strstr(line, "== Collected : ")) && q < p) {
+			/* callgrind's summary: the first event is Ir. */
+			q += 15;
+			if (decimal(q, q + strspn(q, "0123456789"), &v))
+				instr = v;
 		}
+	}
+	switch (metric) {
+	case METRIC_INSTR:
+		*fig = instr;
+		return instr >= 0 ? KIND_INSTR : KIND_NONE;
+	case METRIC_WALL:
+		*fig = measured;
+		return KIND_MEASURED;
+	default:
+		break;
 	}
 	if (ns >= 0) {
 		*fig = ns;
@@ -203,27 +328,59 @@ static enum kind figure(const char *out, double measured, double *fig)
 		*fig = wall;
 		return KIND_WALL;
 	}
+	if (metric == METRIC_OWN)
+		return KIND_NONE;
 	*fig = measured;
 	return KIND_MEASURED;
+}
+
+/* The shell command a side runs: under callgrind for instructions. */
+static char *side_command(const char *cmd)
+{
+	char *s;
+
+	if (metric != METRIC_INSTR)
+		return strdup(cmd);
+	if (asprintf(&s, "exec valgrind --tool=callgrind "
+		     "--callgrind-out-file=/dev/null --toggle-collect=main %s",
+		     cmd) < 0)
+		return NULL;
+	return s;
 }
 
 /* Run one side once; the figure, checked against the kind seen so far. */
 static double run_side(const struct side *s, enum kind *kind, unsigned int nr)
 {
+	char *cmd = side_command(s->cmd), *out;
 	enum kind k;
-	double ns, fig;
-	char *out;
-	int status = run(s->cmd, NULL, true, &out, &ns);
+	double ns, fig = 0;
+	int status;
 
+	if (!cmd)
+		die("out of memory");
+	status = run(cmd, NULL, true, &out, &ns);
+	free(cmd);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "\ncompare: %c (run %u) %s %d: %s\n",
 			s->name, nr, WIFEXITED(status) ? "exited with status" :
 			"was killed by signal", WIFEXITED(status) ?
 			WEXITSTATUS(status) : WTERMSIG(status), s->cmd);
 		fputs(out, stderr);
-		exit(1);
+		if (metric == METRIC_INSTR && WIFEXITED(status) &&
+		    WEXITSTATUS(status) == 127)
+			fputs("compare: is valgrind installed? "
+			      "(apt-get install valgrind)\n", stderr);
+		exit(EXIT_RUN);
 	}
 	k = figure(out, ns, &fig);
+	if (k == KIND_NONE) {
+		fputs(out, stderr);
+		free(out);
+		die("%c (run %u) printed no figure for --metric=%s%s", s->name,
+		    nr, metric_name[metric], metric == METRIC_OWN ?
+		    " (a \"<N>ns\" or \"Wall time:<S>\" line)" :
+		    " (callgrind's \"Collected\" line)");
+	}
 	free(out);
 	if (*kind == KIND_NONE)
 		*kind = k;
@@ -328,86 +485,183 @@ static void bootstrap(const struct side *a, const struct side *b,
 	free(tmp);
 }
 
-/* One side's summary; returns its median. */
-static double print_side(const struct side *s, enum kind kind)
+/* One side's median, minimum, maximum and coefficient of variation. */
+static void summarise(struct side *s)
 {
 	double *sorted = malloc(s->n * sizeof(*sorted));
-	double sum = 0, sq = 0, mean, sd, med, lo, hi;
-	const char *unit = kind == KIND_WALL ? "s" : "ns";
+	double sum = 0, sq = 0, mean;
 	size_t i;
 
 	if (!sorted)
 		die("out of memory");
-	med = median(s->fig, s->n, sorted);
-	lo = sorted[0];
-	hi = sorted[s->n - 1];
+	s->med = median(s->fig, s->n, sorted);
+	s->lo = sorted[0];
+	s->hi = sorted[s->n - 1];
 	free(sorted);
 	for (i = 0; i < s->n; i++)
 		sum += s->fig[i];
 	mean = sum / s->n;
 	for (i = 0; i < s->n; i++)
 		sq += (s->fig[i] - mean) * (s->fig[i] - mean);
-	sd = sqrt(sq / (s->n - 1));
+	s->cv = s->n > 1 ? 100 * sqrt(sq / (s->n - 1)) / mean : 0;
+}
+
+static void print_side(const struct side *s, enum kind kind)
+{
+	int prec = kind == KIND_WALL ? 3 : 0;
+	const char *unit = kind == KIND_INSTR ? " instructions" :
+			   kind_unit[kind];
+
 	printf("%c: median %.*f%s, min %.*f%s, max %.*f%s, CV %.2f%%\n",
-	       s->name, kind == KIND_WALL ? 3 : 0, med, unit,
-	       kind == KIND_WALL ? 3 : 0, lo, unit,
-	       kind == KIND_WALL ? 3 : 0, hi, unit, 100 * sd / mean);
-	return med;
+	       s->name, prec, s->med, unit, prec, s->lo, unit, prec, s->hi,
+	       unit, s->cv);
+}
+
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_side(const char *key, const struct side *s)
+{
+	size_t i;
+
+	printf("  \"%s\": {\"command\": ", key);
+	json_str(s->cmd);
+	printf(", \"version\": ");
+	if (s->version)
+		json_str(s->version);
+	else
+		printf("null");
+	printf(", \"median\": %.17g, \"min\": %.17g, \"max\": %.17g, "
+	       "\"cv_pct\": %.4f, \"figures\": [", s->med, s->lo, s->hi, s->cv);
+	for (i = 0; i < s->n; i++)
+		printf("%s%.17g", i ? ", " : "", s->fig[i]);
+	printf("]},\n");
 }
 
 int main(int argc, char *argv[])
 {
-	enum { OPT_NO_VERSION = 256, OPT_UNPAIRED, OPT_RAW };
+	enum { OPT_NO_VERSION = 256, OPT_UNPAIRED, OPT_RAW, OPT_VERSION,
+	       OPT_GATE, OPT_JSON, OPT_SAVE, OPT_CHECK };
 	static const struct option longopts[] = {
+		{ "metric",	required_argument, NULL, 'm' },
 		{ "pairs",	required_argument, NULL, 'n' },
 		{ "warmup",	required_argument, NULL, 'w' },
 		{ "resamples",	required_argument, NULL, 'r' },
 		{ "seed",	required_argument, NULL, 's' },
 		{ "quiet",	no_argument,	   NULL, 'q' },
+		{ "max-slowdown", optional_argument, NULL, OPT_GATE },
+		{ "json",	no_argument,	   NULL, OPT_JSON },
+		{ "save",	required_argument, NULL, OPT_SAVE },
 		{ "no-version",	no_argument,	   NULL, OPT_NO_VERSION },
 		{ "unpaired",	no_argument,	   NULL, OPT_UNPAIRED },
 		{ "raw",	no_argument,	   NULL, OPT_RAW },
+		{ "check-usage", no_argument,	   NULL, OPT_CHECK },
 		{ "help",	no_argument,	   NULL, 'h' },
+		{ "version",	no_argument,	   NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	unsigned long pairs = 20, warmup = 1, resamples = 10000, seed = 1, i;
+	unsigned long pairs = 0, warmup = ~0UL, resamples = 10000, seed = 1, i;
 	struct side a = { .name = 'A' }, b = { .name = 'B' };
-	double med_a, med_b, ratio, lo, hi, *boot;
-	bool versions = true, paired = true, raw = false;
+	double ratio, lo, hi, *boot = NULL, gate_pct = -1, limit;
+	bool versions = true, paired = true, raw = false, json = false;
+	bool gate = false, gate_failed = false, check_only = false;
+	const char *save = NULL, *verdict;
 	enum kind kind = KIND_NONE;
-	char *ver_a, *ver_b;
+	FILE *save_f = NULL;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "n:w:r:s:qh", longopts,
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":m:n:w:r:s:qh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
-		case 'n': pairs = parse_count(optarg, 3, 1000000); break;
-		case 'w': warmup = parse_count(optarg, 0, 1000000); break;
-		case 'r': resamples = parse_count(optarg, 100, 10000000); break;
-		case 's': seed = parse_count(optarg, 0, ~0UL); break;
+		case 'm':
+			for (i = 0; i < 4; i++)
+				if (!strcmp(optarg, metric_name[i]))
+					break;
+			if (i == 4)
+				bad_usage("--metric: '%s' is not one of auto, "
+					  "own, wall, instructions", optarg);
+			metric = i;
+			break;
+		case 'n': pairs = parse_count("--pairs", optarg, 1, 1000000); break;
+		case 'w': warmup = parse_count("--warmup", optarg, 0, 1000000); break;
+		case 'r': resamples = parse_count("--resamples", optarg, 100, 10000000); break;
+		case 's': seed = parse_count("--seed", optarg, 0, ~0UL); break;
 		case 'q': quiet = true; break;
+		case OPT_GATE:
+			gate = true;
+			if (optarg)
+				gate_pct = parse_pct(optarg);
+			break;
+		case OPT_JSON: json = true; break;
+		case OPT_SAVE: save = optarg; break;
 		case OPT_NO_VERSION: versions = false; break;
 		case OPT_UNPAIRED: paired = false; break;
 		case OPT_RAW: raw = true; break;
+		case OPT_CHECK: check_only = true; break;
 		case 'h': usage(stdout); return 0;
-		default: bad_usage();
+		case OPT_VERSION:
+			printf("compare: built by %s with CFLAGS=%s\n",
+			       RIG_BUILD_CC, RIG_BUILD_CFLAGS);
+			return 0;
+		case ':':
+			bad_usage("%s needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				bad_usage("unknown option '-%c'", optopt);
+			bad_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (pairs == 0)
+		pairs = metric == METRIC_INSTR ? 1 : 20;
+	else if (pairs < 3 && metric != METRIC_INSTR)
+		bad_usage("--pairs: %lu is too few for a confidence interval "
+			  "(at least 3; 1 is enough only for "
+			  "--metric=instructions)", pairs);
+	if (warmup == ~0UL)
+		warmup = metric == METRIC_INSTR ? 0 : 1;
+	if (gate_pct < 0)
+		gate_pct = metric == METRIC_INSTR ? GATE_PCT_INSTR :
+			   GATE_PCT_NOISY;
 	if (argc - optind != 2)
-		bad_usage();
+		bad_usage("two commands are needed, A and B; %d given",
+			  argc - optind);
 	a.cmd = argv[optind];
 	b.cmd = argv[optind + 1];
+	if (!*a.cmd || !*b.cmd)
+		bad_usage("an empty command");
+	if (check_only)
+		return 0;
+	if (save && !(save_f = fopen(save, "w")))
+		die("%s: %s", save, strerror(errno));
 
-	printf("A: %s\nB: %s\n", a.cmd, b.cmd);
+	if (!json)
+		printf("A: %s\nB: %s\n", a.cmd, b.cmd);
 	if (versions) {
-		ver_a = version_of(a.cmd);
-		ver_b = version_of(b.cmd);
-		printf("A version: %s\nB version: %s\n",
-		       ver_a ? ver_a : "(none)", ver_b ? ver_b : "(none)");
-		if (ver_a && ver_b && strcmp(ver_a, ver_b))
-			printf("note: A and B report different builds\n");
-		free(ver_a);
-		free(ver_b);
+		a.version = version_of(a.cmd);
+		b.version = version_of(b.cmd);
+		if (!json) {
+			printf("A version: %s\nB version: %s\n",
+			       a.version ? a.version : "(none)",
+			       b.version ? b.version : "(none)");
+			if (a.version && b.version &&
+			    strcmp(a.version, b.version))
+				printf("note: A and B report different builds\n");
+		}
 	}
 	fflush(stdout);
 
@@ -424,8 +678,10 @@ int main(int argc, char *argv[])
 		if (i >= warmup) {
 			a.fig[a.n++] = fa;
 			b.fig[b.n++] = fb;
+			if (save_f)
+				fprintf(save_f, "%.17g %.17g\n", fa, fb);
 		}
-		if (raw)
+		if (raw && !json)
 			printf("%s %lu: A %.9g B %.9g\n", i < warmup ?
 			       "warm-up" : "pair", i < warmup ? i + 1 :
 			       i - warmup + 1, fa, fb);
@@ -434,24 +690,76 @@ int main(int argc, char *argv[])
 	}
 	if (!quiet)
 		fputc('\n', stderr);
+	if (save_f && fclose(save_f))
+		die("%s: %s", save, strerror(errno));
 
-	printf("figure: %s; %lu pairs after %lu warm-up\n", kind_text[kind],
-	       pairs, warmup);
-	med_a = print_side(&a, kind);
-	med_b = print_side(&b, kind);
-	ratio = med_b / med_a;
+	summarise(&a);
+	summarise(&b);
+	ratio = b.med / a.med;
 	rng_state = seed;
 	bootstrap(&a, &b, paired, boot, resamples);
 	lo = quantile(boot, resamples, 0.025);
 	hi = quantile(boot, resamples, 0.975);
-	printf("B/A: %.4f, 95%% CI %.4f..%.4f (%s bootstrap of the ratio of "
-	       "medians, %lu resamples, seed %lu)\n", ratio, lo, hi,
-	       paired ? "paired" : "unpaired", resamples, seed);
-	printf("verdict: %s\n", lo > 1 ? "slower (B takes longer than A)" :
-	       hi < 1 ? "faster (B takes less time than A)" :
-	       "no significant difference");
+	if (kind == KIND_INSTR) {
+		/* Deterministic: the figures are the figures. */
+		lo = b.lo / a.hi;
+		hi = b.hi / a.lo;
+	}
+	verdict = lo > 1 ? "slower" : hi < 1 ? "faster" : "same";
+	limit = 1 + gate_pct / 100;
+	gate_failed = gate && (kind == KIND_INSTR ? ratio > limit : lo > limit);
+
+	if (json) {
+		printf("{\n  \"metric\": \"%s\",\n  \"figure\": \"%s\",\n"
+		       "  \"unit\": \"%s\",\n  \"pairs\": %lu,\n"
+		       "  \"warmup\": %lu,\n", metric_name[metric],
+		       kind_key[kind], kind_unit[kind], pairs, warmup);
+		json_side("a", &a);
+		json_side("b", &b);
+		printf("  \"ratio\": %.6f,\n  \"ci_low\": %.6f,\n"
+		       "  \"ci_high\": %.6f,\n  \"confidence\": 0.95,\n"
+		       "  \"bootstrap\": \"%s\",\n  \"resamples\": %lu,\n"
+		       "  \"seed\": %lu,\n  \"verdict\": \"%s\",\n",
+		       ratio, lo, hi, kind == KIND_INSTR ? "none" :
+		       paired ? "paired" : "unpaired", resamples, seed,
+		       verdict);
+		if (gate)
+			printf("  \"gate\": {\"max_slowdown_pct\": %g, "
+			       "\"failed\": %s}\n}\n", gate_pct,
+			       gate_failed ? "true" : "false");
+		else
+			printf("  \"gate\": null\n}\n");
+	} else {
+		printf("figure: %s; %lu pairs after %lu warm-up\n",
+		       kind_text[kind], pairs, warmup);
+		print_side(&a, kind);
+		print_side(&b, kind);
+		if (kind == KIND_INSTR)
+			printf("B/A: %.6f (deterministic: no interval)\n",
+			       ratio);
+		else
+			printf("B/A: %.4f, 95%% CI %.4f..%.4f (%s bootstrap of "
+			       "the ratio of medians, %lu resamples, seed "
+			       "%lu)\n", ratio, lo, hi, paired ? "paired" :
+			       "unpaired", resamples, seed);
+		printf("verdict: %s\n", lo > 1 ? "slower (B takes longer than A)" :
+		       hi < 1 ? "faster (B takes less time than A)" :
+		       "no significant difference");
+		if (gate)
+			printf("gate: %s (--max-slowdown=%g: %s)\n",
+			       gate_failed ? "FAIL" : "pass", gate_pct,
+			       kind == KIND_INSTR ?
+			       "fails when B/A is above 1 + PCT/100" :
+			       "fails when the whole interval is above 1 + PCT/100");
+	}
 	free(a.fig);
 	free(b.fig);
+	free(a.version);
+	free(b.version);
 	free(boot);
-	return 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "compare: write error: %s\n", strerror(errno));
+		return EXIT_RUN;
+	}
+	return gate_failed ? EXIT_GATE : 0;
 }
