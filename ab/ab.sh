@@ -2,41 +2,72 @@
 # make ab: build two revisions of this repository side by side and compare
 # one command's figures on them with ab/compare (A = BASE, B = HEAD).
 #
-# Usage: ab/ab.sh [-n PAIRS] [-c COMPARE] BASE [HEAD [CMD]]
+# Usage: ab/ab.sh [-n PAIRS] [-m METRIC] [-g PCT] [-j] [-p PLOT] [-c COMPARE]
+#                 [-B] [-h] BASE [HEAD [CMD]]
 #   BASE, HEAD  git revisions; the word "worktree" means the files as they
 #               are now, uncommitted changes included (HEAD default: HEAD)
 #   CMD         what to time, run in each build (default:
 #               ./vring_bench 1000000); each word "./X" becomes that
 #               build's ./X, and the X named so are the make targets built
-#   -n PAIRS    A B pairs to run (default 20)
+#   -n PAIRS    A B pairs to run (ab/compare's default: 20; 1 for
+#               instructions)
+#   -m METRIC   auto, own, wall or instructions (ab/compare --metric)
+#   -g PCT      the gate: exit 1 when B is slower by more than PCT% with
+#               confidence (ab/compare --max-slowdown; "default" for its
+#               default threshold)
+#   -j          a JSON object instead of the text report (ab/compare --json)
+#   -p PLOT     draw A's and B's figures side by side into PLOT (.png or
+#               .svg; needs gnuplot)
 #   -c COMPARE  the comparer to use (default: ab/compare in the repository)
+#   -B          only build: leave the two builds in AB_DIR/A and AB_DIR/B
+#   -h          this help
 # Environment: CC and CFLAGS, when set, are passed to both builds (make ab
 # passes its own), so both sides are built alike; AB_DIR is where the builds
 # go (default: build-ab in the top of the repository), each fresh from its
-# revision.  Both builds' --version lines are printed by ab/compare.
+# revision.  Both builds' --version lines are printed by ab/compare.  Every
+# option is checked before anything is built.  Exit status: ab/compare's
+# (0 done, 1 the gate failed, 2 usage error, 3 a run failed); 2 also for a
+# usage error here, 3 for a failed build.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 usage() {
-	sed -n '5,12s/^# \{0,1\}//p' "$here/ab.sh" >&2
-	exit 1
+	echo "ab: $*" >&2
+	echo "try 'ab/ab.sh -h'" >&2
+	exit 2
 }
 die() {
 	echo "ab: $*" >&2
-	exit 1
+	exit 3
 }
 
-pairs=20
 compare=
-while getopts n:c: opt; do
+plot=
+build_only=
+# The comparer's options, quoted for eval; it checks them before any build.
+cargs=
+add_carg() {
+	cargs="$cargs '$(printf '%s' "$1" | sed "s/'/'\\\\''/g")'"
+}
+while getopts :n:m:g:jp:c:Bh opt; do
 	case $opt in
-	n) pairs=$OPTARG ;;
+	h) sed -n '5,31s/^# \{0,1\}//p' "$here/ab.sh"; exit 0 ;;
+	n) add_carg "--pairs=$OPTARG" ;;
+	m) add_carg "--metric=$OPTARG" ;;
+	g) if [ "$OPTARG" = default ]; then add_carg --max-slowdown
+	   else add_carg "--max-slowdown=$OPTARG"; fi ;;
+	j) add_carg --json ;;
+	p) plot=$OPTARG ;;
 	c) compare=$OPTARG ;;
-	*) usage ;;
+	B) build_only=1 ;;
+	:) usage "-$OPTARG needs a value" ;;
+	*) usage "unknown option -$OPTARG" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] && [ $# -le 3 ] && [ -n "$1" ] || usage
+[ $# -ge 1 ] || usage "BASE is missing"
+[ $# -le 3 ] || usage "too many arguments: $*"
+[ -n "$1" ] || usage "BASE is empty"
 base=$1
 head=${2:-HEAD}
 cmd=${3:-./vring_bench 1000000}
@@ -46,6 +77,18 @@ top=$(git -C "$here" rev-parse --show-toplevel) || die "not in a git repository"
 dir=${AB_DIR:-$top/build-ab}
 [ -n "$compare" ] || compare=$top/ab/compare
 [ -x "$compare" ] || die "$compare is not built (make ab/compare)"
+eval "set -- $cargs"
+if [ -z "$build_only" ]; then
+	"$compare" --check-usage "$@" A B || exit 2
+fi
+if [ -n "$plot" ]; then
+	case $plot in
+	*.png | *.svg) ;;
+	*) usage "PLOT must end in .png or .svg: $plot" ;;
+	esac
+	command -v gnuplot >/dev/null 2>&1 || usage "PLOT needs gnuplot" \
+		"(Debian: apt-get install gnuplot-nox)"
+fi
 
 # The make targets: every word of CMD that starts with ./
 targets=$(printf '%s\n' "$cmd" | tr ' \t' '\n\n' | sed -n 's#^\./##p')
@@ -95,4 +138,14 @@ echo "A = $base ($rev_a), B = $head ($rev_b); building in $dir" \
 	"with CC=${CC:-default} CFLAGS=${CFLAGS-default}"
 build A "$rev_a"
 build B "$rev_b"
-exec "$compare" -n "$pairs" "$(in_build A)" "$(in_build B)"
+[ -z "$build_only" ] || exit 0
+if [ -n "$plot" ]; then
+	"$compare" "$@" --save "$dir/figures" "$(in_build A)" "$(in_build B)"
+	rc=$?
+	if [ -s "$dir/figures" ]; then
+		"$here/plot.sh" ab "$dir/figures" "$plot" \
+			"A = $base, B = $head: $cmd" || rc=3
+	fi
+	exit $rc
+fi
+exec "$compare" "$@" "$(in_build A)" "$(in_build B)"

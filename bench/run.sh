@@ -1,11 +1,15 @@
 #!/bin/sh
 # make bench: the rig's two canonical loops, each run many times and folded
 # by ./stats --trim-outliers into one line per distinct output line, e.g.
-#   Wall time:2.49-2.61(2.55+/-0.03)
-#   612345678-634567890(620000000+/-5e+06)ns
+#   Wall time:2.49-2.61(2.5524+/-0.031)
+#   682112345-701234567(6.89e+08+/-5.1e+06)ns
 #
-# Usage: bench/run.sh [RUNS]
-#   RUNS  runs of each loop (default: 50 of vringh_test, 10 of vring_bench)
+# Usage: bench/run.sh [-p PLOT] [RUNS]
+#   RUNS  runs of each loop (default: 50 of vringh_test, 10 of vring_bench);
+#         below 5, trimming would leave too few values for a spread, so
+#         the loops are folded untrimmed, with a warning
+#   -p PLOT  also draw the spread of each figure (every run in percent of
+#         its median) into PLOT, a .png or .svg (needs gnuplot)
 #
 # Runs the programs in the current directory (make runs it in the folder
 # it built them in, O= folders included).  Progress (a dot per run) goes to
@@ -15,11 +19,33 @@
 
 set -u
 
+plot=
+if [ "${1:-}" = -p ]; then
+	[ $# -ge 2 ] || { echo "bench: -p needs a file name" >&2; exit 2; }
+	plot=$2
+	shift 2
+	case $plot in
+	*.png | *.svg) ;;
+	*) echo "bench: PLOT must end in .png or .svg: $plot" >&2; exit 2 ;;
+	esac
+	if ! command -v gnuplot >/dev/null 2>&1; then
+		echo "bench: PLOT needs gnuplot (Debian: apt-get install" \
+			"gnuplot-nox)" >&2
+		exit 2
+	fi
+fi
 case ${1:-} in
 '') runs_vringh=50 runs_bench=10 ;;
-*[!0-9]* | 0) echo "usage: $0 [RUNS]  (RUNS: a positive number)" >&2; exit 2 ;;
+*[!0-9]* | 0*) echo "bench: RUNS must be a positive number, not '$1'" >&2; exit 2 ;;
 *) runs_vringh=$1 runs_bench=$1 ;;
 esac
+[ $# -le 1 ] || { echo "bench: one RUNS only, not '$*'" >&2; exit 2; }
+trim=--trim-outliers
+if [ "$runs_bench" -lt 5 ]; then
+	echo "bench: warning: RUNS=$runs_bench is below 5: folding without" \
+		"--trim-outliers (trimming would leave too few values)" >&2
+	trim=
+fi
 
 for prog in ./stats ./vringh_test ./vring_bench; do
 	if [ ! -x "$prog" ]; then
@@ -28,15 +54,20 @@ for prog in ./stats ./vringh_test ./vring_bench; do
 	fi
 done
 
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 status=0
 
-# loop RUNS COMMAND...: run it RUNS times, then fold everything it printed.
+# loop LABEL RUNS COMMAND...: run it RUNS times, then fold everything it
+# printed; each run's figure ("Wall time:" or "<N>ns" line) goes to the
+# plot's data, labelled.
+: >"$tmp/figures"
 loop() {
-	runs=$1
-	shift
+	label=$1
+	runs=$2
+	shift 2
 	echo "# $* ($runs runs)"
 	printf '%s: ' "$*" >&2
 	: >"$tmp/all"
@@ -49,11 +80,15 @@ loop() {
 			return
 		fi
 		cat "$tmp/run" >>"$tmp/all"
+		sed -n -e 's/^Wall time:\([0-9.]*\)$/\1/p' \
+			-e 's/^\([0-9][0-9.e+]*\)ns$/\1/p' "$tmp/run" |
+			tail -n 1 | sed "s/^/$label	/" >>"$tmp/figures"
 		printf . >&2
 		i=$((i + 1))
 	done
 	echo >&2
-	./stats --trim-outliers "$tmp/all" || status=1
+	# shellcheck disable=SC2086 # $trim is empty or one word
+	./stats $trim "$tmp/all" || status=1
 }
 
 # Record what was measured: compiler and flags of each program.
@@ -61,12 +96,17 @@ loop() {
 ./vring_bench --version 2>/dev/null | sed -n '1s/^/# /p'
 
 if [ -x /usr/bin/time ]; then
-	loop "$runs_vringh" /usr/bin/time -f 'Wall time:%e' \
+	loop "vringh_test --parallel: wall time (s)" "$runs_vringh" /usr/bin/time -f 'Wall time:%e' \
 		./vringh_test --indirect --eventidx --parallel --fast-vringh
 else
 	echo "bench: /usr/bin/time is missing: install the 'time' package" \
 		"(apt-get install time); skipping the vringh_test loop" >&2
 	status=1
 fi
-loop "$runs_bench" ./vring_bench
+loop "vring_bench: ns" "$runs_bench" ./vring_bench
+if [ -n "$plot" ] && [ -s "$tmp/figures" ]; then
+	"$here/../ab/plot.sh" bench "$tmp/figures" "$plot" \
+		"make bench: each figure's runs ($(date -u '+%Y-%m-%d %H:%M UTC'))" ||
+		status=1
+fi
 exit $status

@@ -1,0 +1,168 @@
+#!/bin/sh
+# make regress: did HEAD make the ring slower than BASE?  One command for CI.
+#
+# Usage: ab/regress.sh [-n PAIRS] [-i PCT] [-d PCT] [-w PCT] [-j FILE] [-h]
+#                      BASE [HEAD]
+#   BASE, HEAD  git revisions ("worktree": the files as they are now;
+#               HEAD default: HEAD)
+#   -n PAIRS    wall-time pairs of vring_bench 1000000 (default 15;
+#               0 leaves the wall-time comparison out)
+#   -i PCT      instruction counts: a regression when B/A > 1 + PCT/100
+#               (default 0.25)
+#   -d PCT      simulated D1 misses: the same, when A has at least 0.05 per
+#               operation (default 2)
+#   -w PCT      wall time: a regression when B is slower than A by more
+#               than PCT% with 95% confidence (default 1, ab/compare's
+#               --max-slowdown default)
+#   -j FILE     also write the table as JSON to FILE
+# Both revisions are built side by side (AB_DIR, default build-regress/,
+# with CC and CFLAGS from the environment when set), then: the
+# deterministic counts of ab/count.sh on each (instructions, D1 and LL
+# misses per vring_bench add and per vringh_test single-threaded run, split
+# and packed), and a short interleaved wall-time comparison of vring_bench
+# by ab/compare.  Prints one table: metric, A, B, B/A, verdict (ok, better,
+# REGRESSION, or info for LL misses, which are never gated).
+# Exit status: 0 no regression, 1 a regression, 2 usage error, 3 a build or
+# a run failed.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd) || exit 3
+usage() {
+	echo "regress: $*" >&2
+	echo "try 'ab/regress.sh -h'" >&2
+	exit 2
+}
+die() {
+	echo "regress: $*" >&2
+	exit 3
+}
+# pct NAME VALUE: a percentage, 0 to 1000.
+pct() {
+	printf '%s\n' "$2" | grep -Eq '^[0-9]+(\.[0-9]+)?$' &&
+		awk -v v="$2" 'BEGIN { exit !(v <= 1000) }' ||
+		usage "-$1: '$2' is not a percentage in 0..1000"
+}
+
+pairs=15 ipct=0.25 dpct=2 wpct=1 json=
+while getopts :n:i:d:w:j:h opt; do
+	case $opt in
+	h) sed -n '4,27s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
+	n) case $OPTARG in
+	   '' | *[!0-9]*) usage "-n: '$OPTARG' is not a whole number" ;;
+	   esac
+	   pairs=$OPTARG
+	   [ "$pairs" -eq 0 ] || [ "$pairs" -ge 3 ] ||
+		usage "-n: $pairs pairs are too few (0, or at least 3)" ;;
+	i) pct i "$OPTARG"; ipct=$OPTARG ;;
+	d) pct d "$OPTARG"; dpct=$OPTARG ;;
+	w) pct w "$OPTARG"; wpct=$OPTARG ;;
+	j) json=$OPTARG ;;
+	:) usage "-$OPTARG needs a value" ;;
+	*) usage "unknown option -$OPTARG" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] && [ -n "$1" ] || usage "BASE is missing"
+[ $# -le 2 ] || usage "too many arguments: $*"
+base=$1
+head=${2:-HEAD}
+command -v valgrind >/dev/null 2>&1 ||
+	die "valgrind is not installed (Debian: apt-get install valgrind)"
+
+top=$(git -C "$here" rev-parse --show-toplevel) || die "not in a git repository"
+AB_DIR=${AB_DIR:-$top/build-regress}
+export AB_DIR
+compare=$top/ab/compare
+[ -x "$compare" ] || die "$compare is not built (make ab/compare)"
+
+start=$(date +%s)
+"$here/ab.sh" -B -c "$compare" "$base" "$head" './vring_bench ./vringh_test' ||
+	exit 3
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-regress.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' HUP INT TERM
+
+echo "counting A and B under valgrind (callgrind, cache simulation)..." >&2
+"$here/count.sh" "$AB_DIR/A" >"$tmp/a" || die "counting A failed"
+"$here/count.sh" "$AB_DIR/B" >"$tmp/b" || die "counting B failed"
+
+# rows: "metric<TAB>A<TAB>B<TAB>B/A<TAB>verdict"
+awk -F ': ' -v ipct="$ipct" -v dpct="$dpct" '
+NR == FNR { a[$1] = $2; next }
+{
+	m = $1; va = a[m]; vb = $2
+	if (va == "n/a" || vb == "n/a" || va == "") {
+		printf "%s\t%s\t%s\t-\tn/a\n", m, va == "" ? "-" : va, vb
+		next
+	}
+	r = va > 0 ? vb / va : (vb > 0 ? 999 : 1)
+	v = "ok"
+	if (m ~ /LL misses/) {
+		v = "info"
+	} else if (m ~ /D1 misses/) {
+		per = (m ~ /\/add$/) ? 1 : 0
+		if (va >= 0.05 || !per) {
+			if (r > 1 + dpct / 100) v = "REGRESSION"
+			else if (r < 1 - dpct / 100) v = "better"
+		}
+	} else {
+		if (r > 1 + ipct / 100) v = "REGRESSION"
+		else if (r < 1 - ipct / 100) v = "better"
+	}
+	printf "%s\t%s\t%s\t%.4f\t%s\n", m, va, vb, r, v
+}' "$tmp/a" "$tmp/b" >"$tmp/rows"
+
+if [ "$pairs" -gt 0 ]; then
+	echo "wall time: $pairs interleaved pairs of vring_bench 1000000..." >&2
+	"$compare" -q --json --max-slowdown="$wpct" -n "$pairs" \
+		"$AB_DIR/A/vring_bench 1000000" "$AB_DIR/B/vring_bench 1000000" \
+		>"$tmp/wall.json"
+	rc=$?
+	[ $rc -le 1 ] || die "the wall-time comparison failed (exit $rc)"
+	# The few fields we need, from ab/compare's JSON (one per line).
+	field() {
+		sed -n "s/^  \"$1\": \\(.*\\),\$/\\1/p" "$tmp/wall.json"
+	}
+	meds=$(grep -o '"median": [0-9.e+]*' "$tmp/wall.json" | awk '{ print $2 }')
+	med_a=$(echo "$meds" | sed -n 1p)
+	med_b=$(echo "$meds" | sed -n 2p)
+	v=ok
+	[ $rc -eq 1 ] && v=REGRESSION
+	[ "$(field verdict)" = '"faster"' ] && v=better
+	awk -v a="$med_a" -v b="$med_b" -v r="$(field ratio)" \
+		-v lo="$(field ci_low)" -v hi="$(field ci_high)" -v v="$v" \
+		-v n="$pairs" 'BEGIN {
+		printf "vring_bench wall ns/add (median of %d, 95%% CI %.4f..%.4f)\t%.2f\t%.2f\t%.4f\t%s\n",
+			n, lo, hi, a / 1e6, b / 1e6, r, v
+	}' >>"$tmp/rows"
+fi
+
+echo "A = $base, B = $head; gates: instructions +$ipct%, D1 misses +$dpct%," \
+	"wall time +$wpct% (with confidence)"
+awk -F '\t' '
+BEGIN { w = length("metric") }
+{ row[NR] = $0; if (length($1) > w) w = length($1) }
+END {
+	printf "%-" w "s  %14s  %14s  %8s  %s\n", "metric", "A", "B", "B/A", "verdict"
+	for (i = 1; i <= NR; i++) {
+		split(row[i], f, "\t")
+		printf "%-" w "s  %14s  %14s  %8s  %s\n", f[1], f[2], f[3], f[4], f[5]
+	}
+}' "$tmp/rows"
+
+if [ -n "$json" ]; then
+	awk -F '\t' -v base="$base" -v head="$head" '
+	function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
+	function num(s) { return s ~ /^[0-9.]+$/ ? s : "null" }
+	BEGIN { printf "{\"base\": %s, \"head\": %s, \"rows\": [", q(base), q(head) }
+	{
+		printf "%s\n  {\"metric\": %s, \"a\": %s, \"b\": %s, \"ratio\": %s, \"verdict\": %s}",
+			NR > 1 ? "," : "", q($1), num($2), num($3), num($4), q($5)
+	}
+	END { print "\n]}" }' "$tmp/rows" >"$json" || die "cannot write $json"
+fi
+
+fails=$(grep -c '	REGRESSION$' "$tmp/rows")
+echo "$fails regression(s); $(($(date +%s) - start)) s"
+[ "$fails" -eq 0 ]
