@@ -13,7 +13,11 @@
  *     directly after a number (no gap) is text, so "1-2" is the number 1,
  *     the text "-" and the number 2.
  *   - A '.' followed by a digit makes the number a float ("100." is the
- *     number 100 followed by the text ".").
+ *     number 100 followed by the text ".").  A number may also start with
+ *     that '.' (or "-."), at the start of the line or after whitespace:
+ *     ".5" is 0.5; "v.5" stays the text "v." and the number 5.
+ *   - "0x" (or "0X") followed by hex digits is a hex integer: 0x4e20 is
+ *     20000, never the float 4e20.
  *   - Whitespace directly before a number is part of that number's token;
  *     it never takes part in grouping.  "this300" and "this -100" therefore
  *     share the text part "this".
@@ -28,11 +32,15 @@
  *     which keeps it exact for large, close integers).
  *   - An integer too large for long long is read as a float, which makes
  *     its column a float column.
+ *   - MIN and MAX are printed as the input wrote them (the text of the
+ *     first line holding that value): floats keep their own digits
+ *     ("100.1", "1e400", ".5"), hex stays hex ("0x4e20").  The classic
+ *     tool printed float columns with %f (six decimals, and 1e400 as 401
+ *     digits) and read 0x4e20 as 0, "x" and 4e20.
  *
  * Decisions where the behaviour was not otherwise fixed:
  *   - Whitespace means space, tab, CR, LF, VT and FF (independent of locale).
- *   - MIN/MAX: %lld for integer columns, %Lf for float columns (a column with
- *     any float value is a float column); MEAN %Lg; SD %.2Lg, population SD.
+ *   - MEAN %Lg; SD %.2Lg, population SD, both decimal (for hex columns too).
  *     A varying column is preceded by a single space when the first line's
  *     token had any leading whitespace, otherwise by nothing.
  *   - --trim-outliers removes one minimum and one maximum from MEAN and SD
@@ -49,11 +57,12 @@
  *   - Blank lines are a group like any other (they fold into one empty line).
  *   - FILE "-" means standard input.  Files are processed one after another
  *     and groups never merge across files.  A file that cannot be opened or
- *     read is reported (message and usage on stderr), produces no output,
+ *     read is reported (one line on stderr), produces no output,
  *     and processing continues with the next file; the exit status is 1.
  *   - Every usage error (unknown option, bad --skip value, --csv with
- *     --trim-outliers) prints a message and the usage on stderr and exits
- *     with status 1.  -h/--help prints the usage on stdout and exits 0.
+ *     --trim-outliers) prints one line naming it and "try 'stats --help'"
+ *     on stderr and exits with status 1.  -h/--help prints the usage on
+ *     stdout and exits 0; --version prints who built it.
  *   - A write error on stdout is reported and gives exit status 1.
  */
 #define _GNU_SOURCE
@@ -64,6 +73,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef RIG_BUILD_CC
+#define RIG_BUILD_CC "an unknown compiler"
+#endif
+#ifndef RIG_BUILD_CFLAGS
+#define RIG_BUILD_CFLAGS "unknown"
+#endif
 
 #ifdef __SIZEOF_INT128__
 __extension__ typedef __int128 wide_int;
@@ -90,6 +106,7 @@ struct part {
 	size_t ws;      /* numbers only: bytes of leading whitespace */
 	int is_num;
 	int is_float;   /* numbers only */
+	int is_hex;     /* numbers only: 0x... */
 };
 
 struct value {
@@ -104,6 +121,8 @@ struct column {
 	size_t n;
 	size_t cap;
 	int is_float;
+	size_t imin, imax;      /* first smallest and first largest value */
+	char *min_txt, *max_txt;        /* ... as the input wrote them */
 };
 
 struct group {
@@ -187,10 +206,16 @@ static void usage(FILE *out)
 	      "                            for each varying number, then one CSV row\n"
 	      "                            per input line\n"
 	      "  -h, --help                print this help and exit\n"
+	      "      --version             print who built this program and exit\n"
 	      "\n"
 	      "With no FILE, or when FILE is -, read standard input.  Each FILE is\n"
 	      "processed separately.  Exit status: 0 on success, 1 on any error.\n",
 	      out);
+}
+
+static void try_help(void)
+{
+	fputs("try 'stats --help'\n", stderr);
 }
 
 static int is_ws(unsigned char c)
@@ -204,6 +229,18 @@ static int is_digit(unsigned char c)
 	return c >= '0' && c <= '9';
 }
 
+static int is_xdigit(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* ".5" at s[i]: a number without its leading 0, where a token may start. */
+static int leading_dot(const char *s, size_t len, size_t i)
+{
+	return s[i] == '.' && i + 1 < len && is_digit((unsigned char)s[i + 1]) &&
+	       (i == 0 || is_ws((unsigned char)s[i - 1]));
+}
+
 /* Does a number start at s[i]?  right_after_number: s[i-1] ends a number. */
 static int number_starts(const char *s, size_t len, size_t i,
 			 int right_after_number)
@@ -212,16 +249,33 @@ static int number_starts(const char *s, size_t len, size_t i,
 		return 0;
 	if (is_digit((unsigned char)s[i]))
 		return 1;
-	return !right_after_number && s[i] == '-' && i + 1 < len &&
-	       is_digit((unsigned char)s[i + 1]);
+	if (right_after_number)
+		return 0;
+	if (leading_dot(s, len, i))
+		return 1;
+	if (s[i] != '-' || i + 1 >= len)
+		return 0;
+	return is_digit((unsigned char)s[i + 1]) ||
+	       (s[i + 1] == '.' && i + 2 < len &&
+		is_digit((unsigned char)s[i + 2]));
 }
 
 /* s[i] starts a number; return the index just past it. */
-static size_t number_end(const char *s, size_t len, size_t i, int *is_float)
+static size_t number_end(const char *s, size_t len, size_t i, int *is_float,
+			 int *is_hex)
 {
 	*is_float = 0;
+	*is_hex = 0;
 	if (s[i] == '-')
 		i++;
+	if (i + 2 < len && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X') &&
+	    is_xdigit((unsigned char)s[i + 2])) {
+		*is_hex = 1;
+		i += 2;
+		while (i < len && is_xdigit((unsigned char)s[i]))
+			i++;
+		return i;
+	}
 	while (i < len && is_digit((unsigned char)s[i]))
 		i++;
 	if (i + 1 < len && s[i] == '.' && is_digit((unsigned char)s[i + 1])) {
@@ -264,6 +318,7 @@ static void add_text(struct part **parts, size_t *n, size_t *cap,
 	p->ws = 0;
 	p->is_num = 0;
 	p->is_float = 0;
+	p->is_hex = 0;
 }
 
 /* Cut s[0..len) into parts; the first opt.skip numbers become text. */
@@ -279,8 +334,8 @@ static size_t split_line(const char *s, size_t len, struct part **parts,
 		while (j < len && is_ws((unsigned char)s[j]))
 			j++;
 		if (number_starts(s, len, j, after_number && j == i)) {
-			int fl;
-			size_t end = number_end(s, len, j, &fl);
+			int fl, hex;
+			size_t end = number_end(s, len, j, &fl, &hex);
 
 			if (numbers++ < opt.skip) {
 				add_text(parts, &n, cap, i, end - i);
@@ -294,6 +349,7 @@ static size_t split_line(const char *s, size_t len, struct part **parts,
 				p->ws = j - i;
 				p->is_num = 1;
 				p->is_float = fl;
+				p->is_hex = hex;
 			}
 			after_number = 1;
 			i = end;
@@ -420,6 +476,8 @@ static void group_free(struct group *g)
 				free(g->cols[c].txt[k]);
 		free(g->cols[c].txt);
 		free(g->cols[c].v);
+		free(g->cols[c].min_txt);
+		free(g->cols[c].max_txt);
 	}
 	free(g->cols);
 	free(g->parts);
@@ -439,7 +497,7 @@ static void table_free(struct table *t)
 }
 
 /* Parse the number text s[0..n) (no whitespace). */
-static void parse_value(const char *s, size_t n, int is_float,
+static void parse_value(const char *s, size_t n, int is_float, int is_hex,
 			struct value *v)
 {
 	static char *buf;
@@ -459,16 +517,27 @@ static void parse_value(const char *s, size_t n, int is_float,
 	v->is_float = is_float;
 	if (!is_float) {
 		errno = 0;
-		v->i = strtoll(buf, NULL, 10);
+		v->i = strtoll(buf, NULL, is_hex ? 16 : 10);
 		if (errno == ERANGE)
 			v->is_float = 1;    /* too big for long long */
 	}
 	if (v->is_float)
-		v->f = strtold(buf, NULL);
+		v->f = strtold(buf, NULL);      /* reads 0x... as hex too */
+}
+
+static int value_lt(const struct value *a, const struct value *b);
+
+static char *copy_text(char *old, const char *s, size_t n)
+{
+	char *t = xrealloc(old, n + 1);
+
+	memcpy(t, s, n);
+	t[n] = '\0';
+	return t;
 }
 
 static void column_add(struct column *c, const char *s, size_t n,
-		       int is_float)
+		       int is_float, int is_hex)
 {
 	struct value *v;
 
@@ -482,9 +551,17 @@ static void column_add(struct column *c, const char *s, size_t n,
 		c->cap = cap;
 	}
 	v = &c->v[c->n];
-	parse_value(s, n, is_float, v);
+	parse_value(s, n, is_float, is_hex, v);
 	if (v->is_float)
 		c->is_float = 1;
+	if (c->n == 0 || value_lt(v, &c->v[c->imin])) {
+		c->imin = c->n;
+		c->min_txt = copy_text(c->min_txt, s, n);
+	}
+	if (c->n == 0 || value_lt(&c->v[c->imax], v)) {
+		c->imax = c->n;
+		c->max_txt = copy_text(c->max_txt, s, n);
+	}
 	if (opt.csv) {
 		c->txt[c->n] = xmalloc(n + 1);
 		memcpy(c->txt[c->n], s, n);
@@ -504,7 +581,7 @@ static void group_add(struct group *g, const char *line,
 		if (!p->is_num)
 			continue;
 		column_add(&g->cols[c++], line + p->off + p->ws, p->len - p->ws,
-			   p->is_float);
+			   p->is_float, p->is_hex);
 	}
 	g->nlines++;
 }
@@ -561,20 +638,11 @@ static int column_varies(const struct column *c)
 static void print_range(const struct column *c)
 {
 	const struct value *v = c->v;
-	size_t n = c->n, imin = 0, imax = 0, k, m = 0, first = n;
+	size_t n = c->n, imin = c->imin, imax = c->imax, k, m = 0, first = n;
 	int trim;
 	long double mean, mean_d, var = 0, dsum = 0;
 
-	for (k = 1; k < n; k++) {
-		if (value_lt(&v[k], &v[imin]))
-			imin = k;
-		if (value_lt(&v[imax], &v[k]))
-			imax = k;
-	}
-	if (c->is_float)
-		printf("%Lf-%Lf", as_ld(&v[imin]), as_ld(&v[imax]));
-	else
-		printf("%lld-%lld", v[imin].i, v[imax].i);
+	printf("%s-%s", c->min_txt, c->max_txt);
 
 	/* A varying column has imin != imax, so trimming drops two values. */
 	trim = opt.trim && n >= 3;
@@ -718,7 +786,6 @@ static int process(FILE *f, const char *name)
 	if (err) {
 		fprintf(stderr, "stats: %s: read error: %s\n", name,
 			strerror(errno));
-		usage(stderr);
 	} else {
 		for (k = 0; k < t.ngroups; k++)
 			print_group(t.order[k]);
@@ -750,6 +817,7 @@ enum {
 	OPT_SUPPRESS,
 	OPT_TRIM,
 	OPT_CSV,
+	OPT_VERSION,
 };
 
 static const struct option long_options[] = {
@@ -759,14 +827,36 @@ static const struct option long_options[] = {
 	{ "suppress-invariant", no_argument, NULL, OPT_SUPPRESS },
 	{ "trim-outliers", no_argument, NULL, OPT_TRIM },
 	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* Say what is wrong with the option getopt_long refused. */
+static void bad_option(const char *arg)
+{
+	const struct option *o;
+	size_t n = strcspn(arg, "=");
+
+	if (arg[0] == '-' && arg[1] == '-' && arg[n] == '=')
+		for (o = long_options; o->name; o++)
+			if (strlen(o->name) == n - 2 &&
+			    !strncmp(o->name, arg + 2, n - 2)) {
+				fprintf(stderr, "stats: --%s takes no value\n",
+					o->name);
+				return;
+			}
+	if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 256)
+		fprintf(stderr, "stats: unknown option '-%c'\n", optopt);
+	else
+		fprintf(stderr, "stats: unknown option '%s'\n", arg);
+}
 
 int main(int argc, char **argv)
 {
 	int ch, status = 0;
 
-	while ((ch = getopt_long(argc, argv, "ch", long_options, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":ch", long_options, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			opt.count = 1;
@@ -776,9 +866,9 @@ int main(int argc, char **argv)
 			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 		case OPT_SKIP:
 			if (parse_skip(optarg, &opt.skip) < 0) {
-				fprintf(stderr, "stats: invalid --skip value '%s'\n",
-					optarg);
-				usage(stderr);
+				fprintf(stderr, "stats: invalid --skip value '%s'"
+					" (a whole number)\n", optarg);
+				try_help();
 				return 1;
 			}
 			break;
@@ -791,15 +881,25 @@ int main(int argc, char **argv)
 		case OPT_CSV:
 			opt.csv = 1;
 			break;
-		default:        /* getopt_long already said what was wrong */
-			usage(stderr);
+		case OPT_VERSION:
+			printf("stats: built by %s with CFLAGS=%s\n",
+			       RIG_BUILD_CC, RIG_BUILD_CFLAGS);
+			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+		case ':':
+			fprintf(stderr, "stats: %s needs a value\n",
+				argv[optind - 1]);
+			try_help();
+			return 1;
+		default:
+			bad_option(argv[optind - 1]);
+			try_help();
 			return 1;
 		}
 	}
 	if (opt.csv && opt.trim) {
 		fputs("stats: --csv cannot be combined with --trim-outliers\n",
 		      stderr);
-		usage(stderr);
+		try_help();
 		return 1;
 	}
 
@@ -820,7 +920,6 @@ int main(int argc, char **argv)
 		f = fopen(name, "r");
 		if (!f) {
 			fprintf(stderr, "stats: %s: %s\n", name, strerror(errno));
-			usage(stderr);
 			status = 1;
 			continue;
 		}
@@ -828,7 +927,7 @@ int main(int argc, char **argv)
 			status = 1;
 		fclose(f);
 	}
-	parse_value(NULL, 0, 0, NULL);
+	parse_value(NULL, 0, 0, 0, NULL);
 
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "stats: write error: %s\n", strerror(errno));

@@ -67,11 +67,19 @@ bench)
 			}
 			med[l] = m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
 		}
-		for (l in n) for (i = 1; i <= n[l]; i++)
-			printf "%s\t%.6f\n", l, 100 * v[l, i] / med[l]
+		for (l in n) {
+			if (med[l] == 0) {
+				printf "plot: %s: a median of 0, left out\n", l >"/dev/stderr"
+				continue
+			}
+			for (i = 1; i <= n[l]; i++)
+				printf "%s\t%.6f\n", l, 100 * v[l, i] / med[l]
+		}
 	}' >"$tmp/pct"
+	[ -s "$tmp/pct" ] || die "$data: nothing to plot"
 	# Labels in order of first appearance, as xtics.
-	awk -F '\t' '!seen[$1]++ { print $1 }' "$data" >"$tmp/labels"
+	awk -F '\t' 'NR == FNR { keep[$1] = 1; next }
+		keep[$1] && !seen[$1]++ { print $1 }' "$tmp/pct" "$data" >"$tmp/labels"
 	# One data block per label (gnuplot's "index"), in label order.
 	awk -F '\t' 'NR == FNR { x[$1] = FNR; next } { print x[$1] "\t" $2 }' \
 		"$tmp/labels" "$tmp/pct" | sort -n -s -k1,1 |

@@ -112,8 +112,13 @@ cmp_run() {
 verdict_is() {
 	[ "$rc" -eq 0 ] && grep -qx "verdict: $1.*" "$tmp/out"
 }
+# usage_error: exit 2, nothing on stdout, one line naming the problem and
+# then "try 'compare --help'".
 usage_error() {
-	[ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "^Usage: compare" "$tmp/err"
+	[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] &&
+		[ "$(wc -l <"$tmp/err")" -eq 2 ] &&
+		grep -q "^compare: " "$tmp/err" &&
+		[ "$(sed -n 2p "$tmp/err")" = "try 'compare --help'" ]
 }
 
 if [ ! -x "$compare" ]; then
@@ -154,15 +159,17 @@ else
 		grep -q "^verdict: " "$tmp/out"
 	result "compare measures wall time itself"
 	cmp_run -q -n 3 'echo 1000ns' 'echo 1000 ns'
-	[ "$rc" -eq 1 ] && grep -q "earlier runs gave" "$tmp/err"
+	[ "$rc" -eq 3 ] && grep -q "earlier runs gave" "$tmp/err"
 	result "compare: different kinds of figure is an error"
 	cmp_run -q -n 3 'echo 1000ns' 'echo 1000ns; exit 3'
-	[ "$rc" -eq 1 ] && grep -q "exited with status 3" "$tmp/err"
+	[ "$rc" -eq 3 ] && grep -q "exited with status 3" "$tmp/err"
 	result "compare: a failing run is an error"
 	cmp_run -q -n 3 'echo 0ns' 'echo 0ns'
-	[ "$rc" -eq 1 ]
+	[ "$rc" -eq 3 ]
 	result "compare: a zero figure is an error"
-	for a in "--bogus" "-n 2" "-n x" "--resamples 5" "-w -1"; do
+	for a in "--bogus" "-x" "-n 2" "-n 0" "-n x" "-n" "--resamples 5" \
+		 "-r 0" "-w -1" "--metric=cpu" "--max-slowdown=-1" \
+		 "--max-slowdown=x" "--json=1" "--metric=own -n 1"; do
 		# shellcheck disable=SC2086
 		cmp_run $a 'echo 1ns' 'echo 1ns'
 		usage_error
@@ -177,6 +184,87 @@ else
 	cmp_run --help
 	[ "$rc" -eq 0 ] && grep -q "^Usage: compare" "$tmp/out"
 	result "compare --help"
+	cmp_run -h
+	[ "$rc" -eq 0 ] && grep -q "^Usage: compare" "$tmp/out"
+	result "compare -h"
+	cmp_run --version
+	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+		grep -q "^compare: built by .* with CFLAGS=" "$tmp/out"
+	result "compare --version"
+
+	# Figures as stats reads them: 9.4e+08ns, 1.5ns, .5 is not a figure.
+	cmp_run -q -n 3 -w 0 'echo 9.4e+08ns' 'echo 9.5e+08ns'
+	verdict_is slower && grep -q "^A: median 940000000ns" "$tmp/out"
+	result "compare reads 9.4e+08ns"
+	cmp_run -q -n 3 -w 0 'echo 2.5ns' 'echo 2.5ns'
+	verdict_is "no significant difference" && grep -q "^figure: the \"<N>ns\"" "$tmp/out"
+	result "compare reads 2.5ns"
+	cmp_run -q -n 3 -w 0 --metric=own 'echo 0x10ns' 'echo 16ns'
+	[ "$rc" -eq 3 ] && grep -q "printed no figure for --metric=own" "$tmp/err"
+	result "compare --metric=own: a hex figure is not read"
+
+	# Metric choice.
+	cmp_run -q -n 3 -w 0 --metric=wall 'echo 1000ns' 'echo 5000ns'
+	[ "$rc" -eq 0 ] && grep -q "^figure: wall time measured" "$tmp/out"
+	result "compare --metric=wall ignores the program's figure"
+	cmp_run -q -n 3 -w 0 --metric=own true true
+	[ "$rc" -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+	result "compare --metric=own without a figure is an error"
+
+	# The gate: A/A passes, 2x fails, within the threshold passes.
+	cmp_run -q --max-slowdown "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 1)"
+	[ "$rc" -eq 0 ] && grep -q "^gate: pass" "$tmp/out"
+	result "compare --max-slowdown: A/A passes"
+	cmp_run -q -n 5 --max-slowdown "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 2)"
+	[ "$rc" -eq 1 ] && grep -q "^gate: FAIL" "$tmp/out"
+	result "compare --max-slowdown: 2x slower fails"
+	cmp_run -q -n 3 -w 0 --max-slowdown=5 'echo 1000ns' 'echo 1040ns'
+	[ "$rc" -eq 0 ] && grep -q "^verdict: slower" "$tmp/out" &&
+		grep -q "^gate: pass" "$tmp/out"
+	result "compare --max-slowdown=5: 4% slower passes"
+	cmp_run -q -n 3 -w 0 --max-slowdown=3 'echo 1000ns' 'echo 1040ns'
+	[ "$rc" -eq 1 ]
+	result "compare --max-slowdown=3: 4% slower fails"
+	cmp_run -q -n 3 -w 0 'echo 1000ns' 'echo 3000ns'
+	[ "$rc" -eq 0 ] && ! grep -q "^gate:" "$tmp/out"
+	result "compare without --max-slowdown never fails on speed"
+
+	# JSON: one object with the documented fields.
+	cmp_run -q -n 3 -w 0 --json --max-slowdown 'echo 1000ns' 'echo 3000ns'
+	[ "$rc" -eq 1 ] && [ "$(head -c 1 "$tmp/out")" = "{" ] &&
+		grep -q '^  "verdict": "slower",$' "$tmp/out" &&
+		grep -q '^  "ratio": 3.000000,$' "$tmp/out" &&
+		grep -q '"figures": \[1000, 1000, 1000\]' "$tmp/out" &&
+		grep -q '"failed": true' "$tmp/out"
+	result "compare --json"
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+for k in ("metric", "figure", "unit", "pairs", "warmup", "a", "b", "ratio",
+	  "ci_low", "ci_high", "confidence", "bootstrap", "resamples", "seed",
+	  "verdict", "gate"):
+	assert k in d, k
+for k in ("command", "version", "median", "min", "max", "cv_pct", "figures"):
+	assert k in d["a"] and k in d["b"], k' "$tmp/out" 2>"$tmp/err"
+		result "compare --json parses, every documented field"
+	else
+		echo "SKIP: bench/compare --json parses: python3 is not installed"
+	fi
+	cmp_run -q -n 4 -w 0 --save "$tmp/saved" 'echo 1000ns' 'echo 2000ns'
+	[ "$rc" -eq 0 ] && [ "$(cat "$tmp/saved" | tr '\n' ' ')" = "1000 2000 1000 2000 1000 2000 1000 2000 " ]
+	result "compare --save writes each pair"
+
+	# Instructions (valgrind): deterministic, so one pair; A/A is exact.
+	if ! command -v valgrind >/dev/null 2>&1; then
+		echo "SKIP: bench/compare --metric=instructions: valgrind is not installed"
+	elif [ -x "$bench" ]; then
+		cmp_run -q --metric=instructions --max-slowdown "$bench 2000" "$bench 2000"
+		[ "$rc" -eq 0 ] && grep -q "^B/A: 1.000000 " "$tmp/out" &&
+			grep -q "^gate: pass" "$tmp/out"
+		result "compare --metric=instructions A/A"
+		cmp_run -q --metric=instructions --max-slowdown "$bench 2000" "$bench 2100"
+		[ "$rc" -eq 1 ] && grep -q "^gate: FAIL" "$tmp/out"
+		result "compare --metric=instructions: 5% more work fails the gate"
+	fi
 	if [ -x "$bench" ]; then
 		cmp_run -q -n 3 -w 0 "$bench 100" "$bench 200"
 		[ "$rc" -eq 0 ] &&
@@ -207,6 +295,98 @@ else
 	rc=$?
 	[ "$rc" -eq 1 ] && grep -q "names no commit" "$tmp/err"
 	result "ab.sh: an unknown revision is an error"
+	# Bad comparer options are refused before anything is built.
+	for a in "-n 2" "-n 0" "-m cpu" "-g x"; do
+		# shellcheck disable=SC2086
+		AB_DIR=$tmp/ab-bad "$top/ab/ab.sh" -c "$compare" $a HEAD \
+			>"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 2 ] && [ ! -e "$tmp/ab-bad" ] &&
+			[ "$(wc -l <"$tmp/err")" -eq 2 ] && grep -q "^compare: " "$tmp/err"
+		result "ab.sh $a: refused before building"
+	done
+	AB_DIR=$tmp/ab-bad "$top/ab/ab.sh" -c "$compare" -p x.pdf HEAD \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -e "$tmp/ab-bad" ] && [ "$(wc -l <"$tmp/err")" -eq 2 ]
+	result "ab.sh -p x.pdf: refused before building"
+	"$top/ab/ab.sh" -h >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && grep -q "^Usage: ab/ab.sh" "$tmp/out"
+	result "ab.sh -h"
+	if command -v gnuplot >/dev/null 2>&1; then
+		AB_DIR=$tmp/ab "$top/ab/ab.sh" -c "$compare" -n 3 -p "$tmp/ab.png" \
+			worktree worktree './vring_bench 100' >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 0 ] && [ "$(head -c 4 "$tmp/ab.png" | tail -c 3)" = PNG ]
+		result "ab.sh -p: a PNG of A and B"
+	else
+		echo "SKIP: bench/ab.sh -p: gnuplot is not installed (apt-get install gnuplot-nox)"
+	fi
+fi
+
+# --- make regress's parts: the counts and the table ---------------------------
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "SKIP: bench/count.sh: valgrind is not installed (apt-get install valgrind)"
+elif [ ! -x "$B/vringh_test" ] || [ ! -x "$bench" ]; then
+	fail "count.sh" "vringh_test or vring_bench is not built in $B"
+else
+	# Deterministic: the same binary, the same counts, twice.
+	"$top/ab/count.sh" "$B" >"$tmp/count1" 2>"$tmp/err" &&
+		"$top/ab/count.sh" "$B" >"$tmp/count2" 2>>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && cmp -s "$tmp/count1" "$tmp/count2" &&
+		[ "$(grep -c '^vring_bench \(split\|packed\) instructions/add: [0-9]*\.[0-9][0-9]$' "$tmp/count1")" -eq 2 ] &&
+		[ "$(grep -c '^vringh_test \(split\|packed\) \(instructions\|D1 misses\|LL misses\)/run: ' "$tmp/count1")" -eq 6 ]
+	result "count.sh: identical counts twice"
+fi
+for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD"; do
+	# shellcheck disable=SC2086
+	AB_DIR=$tmp/regress-bad "$top/ab/regress.sh" $a >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -e "$tmp/regress-bad" ] &&
+		[ "$(wc -l <"$tmp/err")" -eq 2 ] && grep -q "^regress: " "$tmp/err"
+	result "regress.sh ${a:-(no BASE)}: usage error"
+done
+
+# --- make bench's script: RUNS below 5 folds untrimmed, with a warning -----------
+
+if [ -x "$B/stats" ] && [ -x "$B/vringh_test" ] && [ -x "$bench" ] &&
+   [ -x /usr/bin/time ]; then
+	# Stand-ins that print fixed figures: only the script is under test.
+	mkdir -p "$tmp/fake"
+	cp "$B/stats" "$tmp/fake/stats"
+	printf '#!/bin/sh\n[ "$1" = --version ] && echo "vringh_test: fake"; exit 0\n' \
+		>"$tmp/fake/vringh_test"
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "vring_bench: fake"; exit 0; }\nn=$(cat %s/n 2>/dev/null || echo 0); echo $((n + 1)) >%s/n\necho $((1000 + n))ns\necho "10 returned"\n' \
+		"$tmp/fake" "$tmp/fake" >"$tmp/fake/vring_bench"
+	chmod +x "$tmp/fake/vringh_test" "$tmp/fake/vring_bench"
+	(cd "$tmp/fake" && "$top/bench/run.sh" 3) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q "warning: RUNS=3 is below 5" "$tmp/err" &&
+		grep -qx "1000-1002(1001+/-0.82)ns" "$tmp/out"
+	result "bench/run.sh 3: untrimmed, with a warning"
+	rm -f "$tmp/fake/n"
+	(cd "$tmp/fake" && "$top/bench/run.sh" 5) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && ! grep -q "warning" "$tmp/err" &&
+		grep -qx "1000-1004(1002+/-0.82)ns" "$tmp/out"
+	result "bench/run.sh 5: trimmed"
+	(cd "$tmp/fake" && "$top/bench/run.sh" 03) >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+	result "bench/run.sh 03: refused"
+	if command -v gnuplot >/dev/null 2>&1; then
+		rm -f "$tmp/fake/n"
+		(cd "$tmp/fake" && "$top/bench/run.sh" -p "$tmp/bench.svg" 5) \
+			>"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 0 ] && grep -q "<svg" "$tmp/bench.svg"
+		result "bench/run.sh -p: an SVG of each figure's spread"
+	else
+		echo "SKIP: bench/run.sh -p: gnuplot is not installed (apt-get install gnuplot-nox)"
+	fi
+else
+	echo "SKIP: bench/run.sh: stats, vringh_test, vring_bench or /usr/bin/time missing"
 fi
 
 exit $failed

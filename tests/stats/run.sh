@@ -11,6 +11,7 @@
 #   NAME.rc    expected exit status (optional; default 0)
 #   NAME.err   strings that must all appear in standard error, one per
 #              line (optional; without it standard error must be empty)
+#   NAME.errlines  the number of lines standard error must have (optional)
 # The program runs with tests/stats/cases/ as its working directory, so
 # FILE arguments are written relative to it (e.g. data/a.txt).
 #
@@ -71,6 +72,13 @@ run_case() {
 				ok=0
 			fi
 		done <"$cases/$name.err"
+		if [ -f "$cases/$name.errlines" ] &&
+		   [ "$(wc -l <"$tmp/err")" -ne "$(cat "$cases/$name.errlines")" ]; then
+			echo "stats/$name: stderr has $(wc -l <"$tmp/err") lines," \
+				"expected $(cat "$cases/$name.errlines"):" >&2
+			sed 's/^/  | /' "$tmp/err" >&2
+			ok=0
+		fi
 	elif [ -s "$tmp/err" ]; then
 		echo "stats/$name: unexpected stderr:" >&2
 		sed 's/^/  | /' "$tmp/err" >&2
