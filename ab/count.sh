@@ -13,8 +13,9 @@
 #       10000, divided by 50000.  Set-up, teardown and program start cancel
 #       out exactly, since they do not depend on the count.
 #   vringh_test split / packed   per run of the single-threaded scenarios
-#       (--indirect --eventidx): callgrind counts only inside main(), and
-#       not inside each scenario's ring set-up and teardown (st_setup,
+#       (--indirect --eventidx): callgrind counts only inside run_single()
+#       (main() where that is inlined), and not inside each scenario's ring
+#       set-up and teardown (fixture_setup/fixture_teardown, or st_setup/
 #       st_teardown), which it toggles off.
 # Prints one line per figure, "NAME: VALUE" (two decimals), e.g.
 #   vring_bench split instructions/add: 1196.16
@@ -106,19 +107,28 @@ for mode in split packed; do
 	row "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
 done
 
-# The toggles need st_setup and st_teardown as functions of their own.
-if command -v nm >/dev/null 2>&1; then
-	for f in st_setup st_teardown; do
-		nm "$B/vringh_test" | grep -q " [tT] $f\$" ||
-			die "$B/vringh_test has no function $f (inlined?):" \
-				"its set-up would be counted"
-	done
+# The measured region: run_single() when it is a function of its own, else
+# main(); inside it, the ring set-up and teardown of each scenario are
+# toggled out (fixture_setup/fixture_teardown, or st_setup/st_teardown in
+# older trees).  All must be functions of their own, not inlined.
+command -v nm >/dev/null 2>&1 || die "nm is missing (Debian: binutils)"
+nm "$B/vringh_test" | awk '$2 ~ /^[tT]$/ { print $3 }' >"$tmp/syms"
+has() { grep -qx "$1" "$tmp/syms"; }
+region=main
+has run_single && region=run_single
+if has fixture_setup && has fixture_teardown; then
+	setup=fixture_setup teardown=fixture_teardown
+elif has st_setup && has st_teardown; then
+	setup=st_setup teardown=st_teardown
+else
+	die "$B/vringh_test has no fixture_setup/fixture_teardown functions" \
+		"(inlined?): its ring set-up would be counted"
 fi
 for mode in split packed; do
 	flag=
 	[ $mode = packed ] && flag=--packed
-	grind "$tmp/st" --toggle-collect=main --toggle-collect=st_setup \
-		--toggle-collect=st_teardown -- \
+	grind "$tmp/st" --toggle-collect=$region --toggle-collect=$setup \
+		--toggle-collect=$teardown -- \
 		"$B/vringh_test" --indirect --eventidx $flag
 	row "vringh_test $mode" run "$tmp/st"
 done

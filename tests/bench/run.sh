@@ -95,6 +95,18 @@ else
 	done
 fi
 
+# --- stats --version (its text depends on the compiler: not a stats case) ----
+
+if [ -x "$B/stats" ]; then
+	"$B/stats" --version >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && [ ! -s "$tmp/err" ] &&
+		grep -q "^stats: built by .* with CFLAGS=" "$tmp/out"
+	result "stats --version"
+else
+	fail "stats --version" "$B/stats is not built"
+fi
+
 # --- the comparer ------------------------------------------------------------
 
 # seq_cmd FILE SCALE: a command printing SCALE * (1000 + (37 n mod 101))ns
