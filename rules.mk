@@ -67,7 +67,7 @@ clean:
 	$(quiet) CLEAN $(CURDIR)
 	$(Q)rm -f $(ALL_PROGS) $(addsuffix *.o,$(obj-dirs)) $(addsuffix *.d,$(obj-dirs))
 	$(Q)rm -rf $(RIG_CONFIG) ksrc build-fuzz build-asan build-ubsan build-tsan \
-		build-valgrind build-ab
+		build-valgrind build-ab build-regress
 
 # ---- Checking ----
 # make check [T=REGEX]: tests/run-check.sh on this folder's programs, with
@@ -121,19 +121,33 @@ fuzz: fuzz-build
 	$(Q)$(srctree)/fuzz/run.sh --seconds '$(FUZZ_SECONDS)' build-fuzz
 
 # ---- Measuring ----
-# make bench [RUNS=N]: the canonical loops (default 50 and 10 runs), folded.
-bench: vringh_test vring_bench stats
-	$(Q)$(srctree)/bench/run.sh $(RUNS)
+# stats and ab/compare say who built them (--version).
+stats.o ab/compare.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
+	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"'
 
-# make ab BASE=<rev> [HEAD=<rev>|worktree] [CMD='./vring_bench 1000000']
-#         [PAIRS=20]: build both revisions with this CC and CFLAGS, compare.
+# make bench [RUNS=N] [PLOT=FILE]: the canonical loops (bench/run.sh).
+bench: vringh_test vring_bench stats
+	$(Q)$(srctree)/bench/run.sh $(if $(PLOT),-p $(call shell-quote,$(PLOT))) $(RUNS)
+
+# make ab BASE=<rev> [HEAD=<rev>|worktree] [CMD=...] [PAIRS=N] [METRIC=M]
+#   [GATE=PCT|default] [JSON=1] [PLOT=FILE]: both revisions built with this
+#   CC and CFLAGS, compared (ab/ab.sh -h).
 ab: ab/compare
-	$(Q)if [ -z '$(BASE)' ]; then echo "usage: make ab BASE=<rev>" \
-		"[HEAD=<rev>|worktree] [CMD='./vring_bench 1000000'] [PAIRS=20]" >&2; \
-		exit 1; fi
 	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/ab.sh -c ab/compare \
-		-n '$(or $(PAIRS),20)' \
+		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
+		$(if $(METRIC),-m $(call shell-quote,$(METRIC))) \
+		$(if $(GATE),-g $(call shell-quote,$(GATE))) $(if $(JSON),-j) \
+		$(if $(PLOT),-p $(call shell-quote,$(PLOT))) \
 		'$(BASE)' '$(HEAD)' $(call shell-quote,$(CMD))
 
-.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets bench ab \
+# make regress BASE=<rev> [HEAD=<rev>|worktree] [PAIRS=15] [JSON=FILE]
+# (ab/regress.sh -h); make count: this build's counts (ab/count.sh).
+regress: ab/compare
+	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/regress.sh \
+		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
+		$(if $(JSON),-j $(call shell-quote,$(JSON))) '$(BASE)' '$(HEAD)'
+count: vring_bench vringh_test
+	$(Q)$(srctree)/ab/count.sh .
+
+.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets bench ab regress count \
 	check-asan check-ubsan check-tsan check-valgrind
