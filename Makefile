@@ -23,6 +23,8 @@ PROGS += tests/hostile
 PROGS += tests/allocfail
 PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost_user.o
+PROGS += vhost_dev
+vhost_dev-objs := vhost_models.o vhost_user_back.o vhost_user.o
 
 # The objects every program links: the harness, the driver side (guest)
 # and the device side (host) of the ring, and the linux/ shims.  GUEST_OBJS

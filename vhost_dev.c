@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vhost_dev: a vhost-user device served by the rig's vringh (or, built with
+ * HOST=kernel, a kernel tree's): a virtio-blk disk or a virtio-net port for
+ * QEMU guests and DPDK's virtio-user.  See --help.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/virtio_config.h>
+#include "harness.h"
+#include "vhost_models.h"
+
+static const char usage_text[] =
+"Usage: vhost_dev --socket=PATH --type=blk|net [options]\n"
+"Serve one vhost-user frontend at a time on PATH (listening, or --connect).\n"
+"  --socket=PATH       the unix socket\n"
+"  --connect           connect to a frontend listening on PATH\n"
+"  --type=blk|net      the device\n"
+"  --conns=N           exit after N frontends have come and gone (default: never)\n"
+"  --no-indirect, --no-event-idx, --no-packed, --no-in-order\n"
+"                      do not offer that ring feature\n"
+"  --print-features    print the feature bits offered and exit\n"
+"  --version, --help\n"
+"blk: --disk=FILE (served in place, size a multiple of 512) or --size=BYTES\n"
+"     (in memory, zeroed); --id=STRING (GET_ID, default \"rig-vhost-blk\");\n"
+"     --queue-size=N (what seg_max assumes, default 128)\n"
+"net: --net=loopback|sink|source (default loopback: each transmitted frame\n"
+"     comes back on the receive queue); source: --frames=N frames (default\n"
+"     1000000) sent on the receive queue with --window=N in flight (default\n"
+"     128), each checked when the driver sends it back\n"
+"Prints \"listening on PATH\" once ready; per frontend one line \"frontend: N\n"
+"messages, N errors\"; at exit the device's counters.  A protocol error\n"
+"prints one line \"vhost-user: REQUEST: why\" and drops the frontend.\n"
+"Exit status: 0; 1 on a socket error; 2 on a usage error.\n";
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "vhost_dev: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\ntry --help\n");
+	exit(2);
+}
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_SOCKET = 256, O_CONNECT, O_TYPE, O_CONNS, O_NO_INDIRECT, O_NO_EVENT_IDX,
+	       O_NO_PACKED, O_NO_IN_ORDER, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE,
+	       O_NET, O_FRAMES, O_WINDOW, O_VERSION, O_HELP };
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, O_SOCKET },
+		{ "connect", no_argument, NULL, O_CONNECT },
+		{ "type", required_argument, NULL, O_TYPE },
+		{ "conns", required_argument, NULL, O_CONNS },
+		{ "no-indirect", no_argument, NULL, O_NO_INDIRECT },
+		{ "no-event-idx", no_argument, NULL, O_NO_EVENT_IDX },
+		{ "no-packed", no_argument, NULL, O_NO_PACKED },
+		{ "no-in-order", no_argument, NULL, O_NO_IN_ORDER },
+		{ "print-features", no_argument, NULL, O_PRINT },
+		{ "disk", required_argument, NULL, O_DISK },
+		{ "size", required_argument, NULL, O_SIZE },
+		{ "id", required_argument, NULL, O_ID },
+		{ "queue-size", required_argument, NULL, O_QSIZE },
+		{ "net", required_argument, NULL, O_NET },
+		{ "frames", required_argument, NULL, O_FRAMES },
+		{ "window", required_argument, NULL, O_WINDOW },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *sock = NULL, *type = NULL, *disk = NULL, *netmode = NULL;
+	unsigned long conns = 0, size = 0, qsize = 128, frames = 1000000, window = 128;
+	bool connect_mode = false, print = false, have_size = false, have_frames = false,
+	     have_window = false, have_id = false, have_qsize = false;
+	uint64_t features = (1ull << VIRTIO_F_VERSION_1) |
+		(1ull << VIRTIO_RING_F_INDIRECT_DESC) | (1ull << VIRTIO_RING_F_EVENT_IDX);
+	static struct blk_model blk = { .fd = -1, .id = "rig-vhost-blk" };
+	static struct net_model net;
+	struct vub_device dev;
+	struct vub vub;
+	unsigned long served = 0;
+	int c, err;
+
+#ifdef vringh_init_packed_user
+	features |= 1ull << VIRTIO_F_RING_PACKED;
+#endif
+#ifdef vringh_complete_batch_user
+	features |= 1ull << VIRTIO_F_IN_ORDER;
+#endif
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case O_SOCKET: sock = optarg; break;
+		case O_CONNECT: connect_mode = true; break;
+		case O_TYPE: type = optarg; break;
+		case O_CONNS:
+			if (!rig_parse_ulong(optarg, 1, 1000000, &conns))
+				usage_error("--conns=%s: not a number from 1 to 1000000", optarg);
+			break;
+		case O_NO_INDIRECT: features &= ~(1ull << VIRTIO_RING_F_INDIRECT_DESC); break;
+		case O_NO_EVENT_IDX: features &= ~(1ull << VIRTIO_RING_F_EVENT_IDX); break;
+		case O_NO_PACKED: features &= ~(1ull << VIRTIO_F_RING_PACKED); break;
+		case O_NO_IN_ORDER: features &= ~(1ull << VIRTIO_F_IN_ORDER); break;
+		case O_PRINT: print = true; break;
+		case O_DISK: disk = optarg; break;
+		case O_SIZE:
+			if (!rig_parse_ulong(optarg, 512, 1ul << 40, &size) || size % 512)
+				usage_error("--size=%s: not a multiple of 512 from 512 to 2^40", optarg);
+			have_size = true;
+			break;
+		case O_ID:
+			if (strlen(optarg) > 20)
+				usage_error("--id=%s: longer than 20 bytes", optarg);
+			blk.id = optarg;
+			have_id = true;
+			break;
+		case O_QSIZE:
+			if (!rig_parse_ulong(optarg, 4, 32768, &qsize))
+				usage_error("--queue-size=%s: not a number from 4 to 32768", optarg);
+			have_qsize = true;
+			break;
+		case O_NET: netmode = optarg; break;
+		case O_FRAMES:
+			if (!rig_parse_ulong(optarg, 1, 1ul << 40, &frames))
+				usage_error("--frames=%s: not a number from 1 to 2^40", optarg);
+			have_frames = true;
+			break;
+		case O_WINDOW:
+			if (!rig_parse_ulong(optarg, 1, 32768, &window))
+				usage_error("--window=%s: not a number from 1 to 32768", optarg);
+			have_window = true;
+			break;
+		case O_VERSION: rig_print_version("vhost_dev"); return 0;
+		case O_HELP: fputs(usage_text, stdout); return 0;
+		default: usage_error("%s", "bad option");
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument \"%s\"", argv[optind]);
+	if (!type || (strcmp(type, "blk") && strcmp(type, "net")))
+		usage_error("--type=%s: blk or net", type ? type : "(missing)");
+	if (print) {
+		printf("features 0x%llx\n", (unsigned long long)features);
+		return 0;
+	}
+	if (!sock)
+		usage_error("%s", "--socket=PATH is required");
+	if (!strcmp(type, "blk")) {
+		if (netmode || have_frames || have_window)
+			usage_error("%s", "--net, --frames and --window are net options");
+		if (!disk == !have_size)
+			usage_error("%s", "blk needs one of --disk=FILE and --size=BYTES");
+		if (disk) {
+			struct stat st;
+
+			blk.fd = open(disk, O_RDWR);
+			if (blk.fd < 0 || fstat(blk.fd, &st))
+				usage_error("--disk=%s: cannot open it", disk);
+			if (st.st_size <= 0 || st.st_size % 512)
+				usage_error("--disk=%s: size is not a positive multiple of 512", disk);
+			size = st.st_size;
+		}
+		blk.size = size;
+		blk.disk = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				disk ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS, blk.fd, 0);
+		if (blk.disk == MAP_FAILED)
+			rig_die("mapping the disk");
+		blk.queue_size = qsize;
+		blk_model_init(&dev, &blk, features);
+	} else {
+		if (disk || have_size || have_id || have_qsize)
+			usage_error("%s", "--disk, --size, --id and --queue-size are blk options");
+		net.mode = NET_LOOPBACK;
+		if (netmode && !strcmp(netmode, "sink"))
+			net.mode = NET_SINK;
+		else if (netmode && !strcmp(netmode, "source"))
+			net.mode = NET_SOURCE;
+		else if (netmode && strcmp(netmode, "loopback"))
+			usage_error("--net=%s: loopback, sink or source", netmode);
+		if ((have_frames || have_window) && net.mode != NET_SOURCE)
+			usage_error("%s", "--frames and --window need --net=source");
+		net.frames = frames;
+		net.window = window;
+		net_model_init(&dev, &net, features);
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
+
+	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	err = connect_mode ? vub_connect(&vub, &dev, sock) : vub_listen(&vub, &dev, sock);
+	if (err) {
+		fprintf(stderr, "vhost_dev: %s: %s\n", sock, strerror(-err));
+		return 1;
+	}
+	if (!connect_mode)
+		printf("listening on %s\n", sock);
+	fflush(stdout);
+	while (!stopping) {
+		err = vub_serve(&vub);
+		served++;
+		printf("frontend: %lu messages, %lu errors, features 0x%llx\n", vub.messages,
+		       vub.errors, (unsigned long long)vub.last_features);
+		fflush(stdout);
+		vub.messages = vub.errors = 0;
+		vub.last_features = 0;
+		if (err == -EINTR)
+			break;
+		if (err && err != -EPROTO) {
+			fprintf(stderr, "vhost_dev: %s\n", strerror(-err));
+			break;
+		}
+		if (connect_mode || (conns && served >= conns))
+			break;
+	}
+	vub_close(&vub);
+	if (!connect_mode)
+		unlink(sock);
+	if (!strcmp(type, "blk")) {
+		printf("blk: reads=%lu writes=%lu flushes=%lu get_id=%lu bytes_read=%llu bytes_written=%llu bad=%lu\n",
+		       blk.reads, blk.writes, blk.flushes, blk.ids,
+		       (unsigned long long)blk.bytes_read,
+		       (unsigned long long)blk.bytes_written, blk.bad);
+		if (blk.fd >= 0 && msync(blk.disk, blk.size, MS_SYNC))
+			rig_die("msync");
+	} else {
+		net_model_report(&net, stdout);
+	}
+	return err && err != -EPROTO && err != -EINTR ? 1 : 0;
+}

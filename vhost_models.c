@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * virtio-blk and virtio-net device models for the vhost-user backend: see
+ * vhost_models.h.  Request formats: virtio 1.2 sections 5.2 (block) and
+ * 5.1 (network).
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <linux/vringh.h>
+#include <linux/virtio_config.h>
+#include "vhost_models.h"
+
+/* Bytes left in an iov from where it stands. */
+static size_t iov_left(const struct vringh_iov *v)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = v->i; i < v->used; i++)
+		n += v->iov[i].iov_len;
+	return n;
+}
+
+/*
+ * Serve @q until the driver has nothing more: @one handles one request
+ * (returns the bytes it wrote into the buffer, or negative to stop).
+ */
+static void serve_queue(struct vub *vub, struct vub_queue *q,
+			long (*one)(struct vub *vub, struct vub_queue *q))
+{
+	vringh_notify_disable_user(&q->vrh);
+	for (;;) {
+		u16 head;
+		long len;
+		int rc = vringh_getdesc_user(&q->vrh, &q->riov, &q->wiov,
+					     vub_getrange, &head);
+
+		if (rc < 0) {
+			vub_queue_fail(q, rc, "getdesc");
+			return;
+		}
+		if (rc == 0) {
+			if (vringh_notify_enable_user(&q->vrh))
+				break;
+			vringh_notify_disable_user(&q->vrh);
+			continue;
+		}
+		len = one(vub, q);
+		rc = vringh_complete_user(&q->vrh, head, len < 0 ? 0 : len);
+		if (rc < 0) {
+			vub_queue_fail(q, rc, "complete");
+			return;
+		}
+	}
+	vub_queue_notify(q);
+}
+
+/* ---- virtio-blk ---- */
+
+#define VIRTIO_BLK_F_SEG_MAX	2
+#define VIRTIO_BLK_F_BLK_SIZE	6
+#define VIRTIO_BLK_F_FLUSH	9
+#define VIRTIO_BLK_T_IN		0
+#define VIRTIO_BLK_T_OUT	1
+#define VIRTIO_BLK_T_FLUSH	4
+#define VIRTIO_BLK_T_GET_ID	8
+#define VIRTIO_BLK_S_OK		0
+#define VIRTIO_BLK_S_IOERR	1
+#define VIRTIO_BLK_S_UNSUPP	2
+#define VIRTIO_BLK_ID_BYTES	20
+
+static void blk_bad(struct blk_model *b, const char *what)
+{
+	if (b->bad++ < 10)
+		fprintf(stderr, "vhost-blk: bad request: %s\n", what);
+}
+
+/* Push @len zero bytes (padding up to the status byte). */
+static bool push_zeros(struct vringh_iov *w, size_t len)
+{
+	static const uint8_t zero[512];
+
+	while (len) {
+		size_t n = len < sizeof(zero) ? len : sizeof(zero);
+
+		if (vringh_iov_push_user(w, zero, n) != (ssize_t)n)
+			return false;
+		len -= n;
+	}
+	return true;
+}
+
+static long blk_one(struct vub *vub, struct vub_queue *q)
+{
+	struct blk_model *b = vub->dev->priv;
+	struct { uint32_t type, ioprio; uint64_t sector; } hdr;
+	size_t wlen = iov_left(&q->wiov), dlen = 0, done = 0;
+	uint8_t status = VIRTIO_BLK_S_OK;
+	uint64_t off;
+
+	if (vringh_iov_pull_user(&q->riov, &hdr, sizeof(hdr)) != sizeof(hdr)) {
+		blk_bad(b, "no 16-byte header");
+		return 0;
+	}
+	if (wlen < 1) {
+		blk_bad(b, "no status byte");
+		return 0;
+	}
+	off = le64toh(hdr.sector) * 512;
+	switch (le32toh(hdr.type)) {
+	case VIRTIO_BLK_T_IN:
+	case VIRTIO_BLK_T_OUT: {
+		bool in = le32toh(hdr.type) == VIRTIO_BLK_T_IN;
+		ssize_t r;
+
+		dlen = in ? wlen - 1 : iov_left(&q->riov);
+		if (le64toh(hdr.sector) > b->size / 512 || dlen > b->size - off ||
+		    dlen % 512) {
+			status = VIRTIO_BLK_S_IOERR;
+			break;
+		}
+		if (in) {
+			r = vringh_iov_push_user(&q->wiov, b->disk + off, dlen);
+			b->reads++;
+			b->bytes_read += dlen;
+		} else {
+			r = vringh_iov_pull_user(&q->riov, b->disk + off, dlen);
+			b->writes++;
+			b->bytes_written += dlen;
+		}
+		if (r != (ssize_t)dlen) {
+			blk_bad(b, "data buffer not accessible");
+			status = VIRTIO_BLK_S_IOERR;
+		}
+		if (in && r > 0)
+			done = r;
+		break;
+	}
+	case VIRTIO_BLK_T_FLUSH:
+		b->flushes++;
+		if (b->fd >= 0 && msync(b->disk, b->size, MS_SYNC))
+			status = VIRTIO_BLK_S_IOERR;
+		break;
+	case VIRTIO_BLK_T_GET_ID: {
+		char id[VIRTIO_BLK_ID_BYTES] = { 0 };
+		size_t n = wlen - 1 < sizeof(id) ? wlen - 1 : sizeof(id);
+
+		b->ids++;
+		memcpy(id, b->id, strnlen(b->id, sizeof(id)));
+		if (vringh_iov_push_user(&q->wiov, id, n) == (ssize_t)n)
+			done = n;
+		else
+			status = VIRTIO_BLK_S_IOERR;
+		break;
+	}
+	default:
+		status = VIRTIO_BLK_S_UNSUPP;
+	}
+	if (!push_zeros(&q->wiov, wlen - 1 - done) ||
+	    vringh_iov_push_user(&q->wiov, &status, 1) != 1) {
+		blk_bad(b, "status byte not accessible");
+		return 0;
+	}
+	return wlen;
+}
+
+static void blk_kick(struct vub *vub, struct vub_queue *q)
+{
+	serve_queue(vub, q, blk_one);
+}
+
+/* struct virtio_blk_config: capacity, size_max, seg_max, geometry, blk_size. */
+static bool blk_get_config(void *priv, uint32_t off, uint32_t len, uint8_t *buf)
+{
+	struct blk_model *b = priv;
+	uint8_t cfg[VHOST_USER_MAX_CONFIG_SIZE] = { 0 };
+	uint64_t cap = htole64(b->size / 512);
+	uint32_t seg_max = htole32(b->queue_size - 2), blk_size = htole32(512);
+
+	if (off > sizeof(cfg) || len > sizeof(cfg) - off)
+		return false;
+	memcpy(cfg + 0, &cap, 8);
+	memcpy(cfg + 12, &seg_max, 4);
+	memcpy(cfg + 20, &blk_size, 4);
+	memcpy(buf, cfg + off, len);
+	return true;
+}
+
+void blk_model_init(struct vub_device *dev, struct blk_model *b, uint64_t features)
+{
+	memset(dev, 0, sizeof(*dev));
+	if (!b->queue_size)
+		b->queue_size = 128;
+	dev->name = "blk";
+	dev->features = features | (1ull << VIRTIO_BLK_F_SEG_MAX) |
+		(1ull << VIRTIO_BLK_F_BLK_SIZE) | (1ull << VIRTIO_BLK_F_FLUSH);
+	dev->protocol_features = (1ull << VHOST_USER_PROTOCOL_F_CONFIG) |
+		(1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK);
+	dev->num_queues = 1;
+	dev->get_config = blk_get_config;
+	dev->kick = blk_kick;
+	dev->priv = b;
+}
+
+/* ---- virtio-net ---- */
+
+#define VIRTIO_NET_F_MRG_RXBUF	15
+#define ETH_P_RIG		0x88b5
+
+/* The virtio-net header: 12 bytes in virtio 1.x or with MRG_RXBUF. */
+static size_t net_hdr_len(struct vub *vub)
+{
+	return vub_has(vub, VIRTIO_F_VERSION_1) || vub_has(vub, VIRTIO_NET_F_MRG_RXBUF) ?
+		12 : 10;
+}
+
+/* Source frame @seq after a header of @hdr bytes: returns the total. */
+static size_t net_make_frame(uint8_t *f, size_t hdr, uint64_t seq)
+{
+	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2 };
+	size_t len = 60 + (seq * 97) % (1514 - 60 + 1), i;
+	uint64_t le = htole64(seq);
+
+	memset(f, 0, hdr);
+	if (hdr == 12)
+		f[10] = 1;	/* num_buffers */
+	f += hdr;
+	memcpy(f, macs, 12);
+	f[12] = ETH_P_RIG >> 8;
+	f[13] = ETH_P_RIG & 0xff;
+	memcpy(f + 14, &le, 8);
+	for (i = 22; i < len; i++)
+		f[i] = (uint8_t)(seq * 31 + i);
+	return hdr + len;
+}
+
+enum { NET_RX = 0, NET_TX = 1 };
+
+/* Take a receive buffer into n->rx_pending; false if none. */
+static bool net_take_rx(struct vub_queue *rx, struct net_model *n, bool *failed)
+{
+	int rc;
+
+	if (n->rx_pending)
+		return true;
+	rc = vringh_getdesc_user(&rx->vrh, &rx->riov, &rx->wiov, vub_getrange,
+				 &n->rx_head);
+	if (rc < 0) {
+		vub_queue_fail(rx, rc, "getdesc");
+		*failed = true;
+	}
+	n->rx_pending = rc > 0;
+	return rc > 0;
+}
+
+/* Fill the pending receive buffer with @len bytes of n->buf and use it. */
+static bool net_give_rx(struct vub_queue *rx, struct net_model *n, size_t len,
+			bool *failed)
+{
+	int rc;
+
+	if (iov_left(&rx->wiov) < len ||
+	    vringh_iov_push_user(&rx->wiov, n->buf, len) != (ssize_t)len) {
+		n->dropped++;
+		return false;	/* too small: keep it for the next frame */
+	}
+	n->rx_pending = false;
+	rc = vringh_complete_user(&rx->vrh, n->rx_head, len);
+	if (rc < 0) {
+		vub_queue_fail(rx, rc, "complete");
+		*failed = true;
+		return false;
+	}
+	n->rx_frames++;
+	return true;
+}
+
+/*
+ * One step of work: 1 if something moved, 0 if blocked (wait_rx or wait_tx
+ * say on which empty queue), -1 if a queue broke.
+ */
+static int net_step(struct vub *vub, struct net_model *n, bool *wait_rx, bool *wait_tx)
+{
+	struct vub_queue *rx = &vub->q[NET_RX], *tx = &vub->q[NET_TX];
+	size_t hdr = net_hdr_len(vub), len;
+	bool failed = false;
+	u16 head;
+	int rc;
+
+	if (n->mode == NET_SOURCE && n->returned < n->frames && !n->done &&
+	    n->rx_frames < n->frames && n->rx_frames - n->returned < n->window) {
+		if (net_take_rx(rx, n, &failed)) {
+			len = net_make_frame(n->buf, hdr, n->rx_frames);
+			net_give_rx(rx, n, len, &failed);
+			return failed ? -1 : 1;
+		}
+		if (failed)
+			return -1;
+		*wait_rx = true;
+	}
+	if (n->mode == NET_LOOPBACK && !net_take_rx(rx, n, &failed)) {
+		*wait_rx = true;
+		return failed ? -1 : 0;
+	}
+	rc = vringh_getdesc_user(&tx->vrh, &tx->riov, &tx->wiov, vub_getrange, &head);
+	if (rc < 0) {
+		vub_queue_fail(tx, rc, "getdesc");
+		return -1;
+	}
+	if (rc == 0) {
+		*wait_tx = true;
+		return 0;
+	}
+	len = iov_left(&tx->riov);
+	if (len > sizeof(n->buf) || len < hdr ||
+	    vringh_iov_pull_user(&tx->riov, n->buf, len) != (ssize_t)len) {
+		n->bad++;
+	} else {
+		n->tx_frames++;
+		if (n->mode == NET_LOOPBACK) {
+			if (hdr == 12) {
+				n->buf[10] = 1;		/* num_buffers */
+				n->buf[11] = 0;
+			}
+			net_give_rx(rx, n, len, &failed);
+		} else if (n->mode == NET_SOURCE) {
+			static uint8_t want[65536 + 64];
+			size_t wl = net_make_frame(want, hdr, n->returned);
+
+			if (len != wl || memcmp(n->buf + hdr, want + hdr, len - hdr)) {
+				if (n->bad++ < 5)
+					fprintf(stderr, "vhost-net: frame %llu came back wrong (%zu bytes, wanted %zu)\n",
+						(unsigned long long)n->returned, len, wl);
+			}
+			n->returned++;
+		}
+	}
+	rc = vringh_complete_user(&tx->vrh, head, 0);
+	if (rc < 0) {
+		vub_queue_fail(tx, rc, "complete");
+		return -1;
+	}
+	return failed ? -1 : 1;
+}
+
+void net_model_report(struct net_model *n, FILE *f)
+{
+	static const char *const names[] = { "loopback", "sink", "source" };
+
+	fprintf(f, "net: mode=%s rx=%llu tx=%llu returned=%llu dropped=%llu bad=%llu\n",
+		names[n->mode], (unsigned long long)n->rx_frames,
+		(unsigned long long)n->tx_frames, (unsigned long long)n->returned,
+		(unsigned long long)n->dropped, (unsigned long long)n->bad);
+	fflush(f);
+}
+
+static void net_kick(struct vub *vub, struct vub_queue *q)
+{
+	struct net_model *n = vub->dev->priv;
+	struct vub_queue *rx = &vub->q[NET_RX], *tx = &vub->q[NET_TX];
+	unsigned int steps = 0;
+
+	(void)q;
+	/* Both queues must run: frames move from one to the other. */
+	if (!rx->started || rx->broken || !tx->started || tx->broken)
+		return;
+	vringh_notify_disable_user(&rx->vrh);
+	vringh_notify_disable_user(&tx->vrh);
+	for (;;) {
+		bool wait_rx = false, wait_tx = false, more = false;
+		int r;
+
+		while ((r = net_step(vub, n, &wait_rx, &wait_tx)) > 0) {
+			if (++steps % 64 == 0) {
+				vub_queue_notify(rx);
+				vub_queue_notify(tx);
+			}
+		}
+		if (r < 0)
+			break;
+		if (wait_rx && !vringh_notify_enable_user(&rx->vrh)) {
+			vringh_notify_disable_user(&rx->vrh);
+			more = true;
+		}
+		if (wait_tx && !vringh_notify_enable_user(&tx->vrh)) {
+			vringh_notify_disable_user(&tx->vrh);
+			more = true;
+		}
+		if (!more)
+			break;
+	}
+	vub_queue_notify(rx);
+	vub_queue_notify(tx);
+	if (n->mode == NET_SOURCE && n->frames && !n->done && n->returned >= n->frames) {
+		n->done = true;
+		net_model_report(n, n->report ? n->report : stdout);
+	}
+}
+
+static void net_stop(struct vub *vub, struct vub_queue *q)
+{
+	struct net_model *n = vub->dev->priv;
+
+	if (q->index == NET_RX && n->rx_pending) {
+		vringh_abandon_user(&q->vrh, 1);
+		n->rx_pending = false;
+	}
+}
+
+void net_model_init(struct vub_device *dev, struct net_model *n, uint64_t features)
+{
+	memset(dev, 0, sizeof(*dev));
+	if (!n->window)
+		n->window = 128;
+	dev->name = "net";
+	dev->features = features;
+	dev->protocol_features = 1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK;
+	dev->num_queues = 2;
+	dev->kick = net_kick;
+	dev->stop = net_stop;
+	dev->priv = n;
+}

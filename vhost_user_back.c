@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The vhost-user backend: see vhost_user_back.h.  The protocol is QEMU's
+ * docs/interop/vhost-user.rst; the wire format is vhost_user.[ch].
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <linux/vringh.h>
+#include <linux/virtio_config.h>
+#include "vhost_user_back.h"
+
+/* The fake user-address window of linux/uaccess.h. */
+extern void *__user_addr_min, *__user_addr_max;
+
+/* How long the rest of a message may take once its first byte is in. */
+#define VUB_MSG_TIMEOUT_MS	2000
+
+#define VIRTIO_F_RING_PACKED_BIT	34
+
+static int vub_err(struct vub *vub, uint32_t req, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Report a protocol error once; the connection will be dropped. */
+static int vub_err(struct vub *vub, uint32_t req, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "vhost-user: %s: ", vhost_user_request_name(req));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	vub->errors++;
+	vub->error = "protocol error";
+	return -EPROTO;
+}
+
+static bool vub_packed(const struct vub *vub)
+{
+	return vub_has(vub, VIRTIO_F_RING_PACKED_BIT);
+}
+
+/* ---- Memory: the table, one reservation, translation ---- */
+
+static void vub_unmap(struct vub *vub)
+{
+	if (vub->window)
+		munmap(vub->window, vub->window_len);
+	vub->window = NULL;
+	vub->window_len = 0;
+	vub->nregions = 0;
+	__user_addr_min = NULL;
+	__user_addr_max = NULL;
+}
+
+/* Frontend (user) address range -> our pointer, within one region. */
+static void *vub_uva_to_host(struct vub *vub, uint64_t uva, uint64_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < vub->nregions; i++) {
+		struct vub_region *r = &vub->region[i];
+
+		if (uva >= r->uva && uva - r->uva < r->size &&
+		    len <= r->size - (uva - r->uva))
+			return r->host + (uva - r->uva);
+	}
+	return NULL;
+}
+
+bool vub_getrange(struct vringh *vrh, u64 addr, struct vringh_range *range)
+{
+	struct vub_queue *q = container_of(vrh, struct vub_queue, vrh);
+	struct vub *vub = q->vub;
+	unsigned int i;
+
+	for (i = 0; i < vub->nregions; i++) {
+		struct vub_region *r = &vub->region[i];
+
+		if (addr >= r->gpa && addr - r->gpa < r->size) {
+			range->start = r->gpa;
+			range->end_incl = r->gpa + r->size - 1;
+			range->offset = (u64)(uintptr_t)r->host - r->gpa;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Map a new table into one fresh reservation (regions back to back, a
+ * guard page after each), so the uaccess window covers exactly them.
+ */
+static int vub_map_table(struct vub *vub, const struct vhost_user_mem_table *t,
+			 struct vhost_user_fds *fds)
+{
+	const uint32_t req = VHOST_USER_SET_MEM_TABLE;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), total = 0, at = 0;
+	uint64_t maplen[VHOST_USER_MAX_REGIONS], delta[VHOST_USER_MAX_REGIONS];
+	struct vub_region reg[VHOST_USER_MAX_REGIONS];
+	unsigned int i, j, n = t->nregions;
+	uint8_t *win;
+
+	if (n == 0)
+		return vub_err(vub, req, "no regions");
+	if (fds->n != n)
+		return vub_err(vub, req, "%u regions but %u fds", n, fds->n);
+	for (i = 0; i < n; i++) {
+		const struct vhost_user_region *r = &t->regions[i];
+		struct stat st;
+
+		if (r->memory_size == 0)
+			return vub_err(vub, req, "region %u is empty", i);
+		if (r->guest_phys_addr + r->memory_size < r->guest_phys_addr ||
+		    r->userspace_addr + r->memory_size < r->userspace_addr ||
+		    r->mmap_offset + r->memory_size < r->mmap_offset)
+			return vub_err(vub, req, "region %u: address + size 0x%llx wraps",
+				       i, (unsigned long long)r->memory_size);
+		if (fstat(fds->fd[i], &st) || !S_ISREG(st.st_mode))
+			return vub_err(vub, req, "region %u: fd is not a memory file", i);
+		if ((uint64_t)st.st_size < r->mmap_offset + r->memory_size)
+			return vub_err(vub, req, "region %u: offset 0x%llx + size 0x%llx past the end of its fd (0x%llx)",
+				       i, (unsigned long long)r->mmap_offset,
+				       (unsigned long long)r->memory_size,
+				       (unsigned long long)st.st_size);
+		for (j = 0; j < i; j++) {
+			const struct vhost_user_region *o = &t->regions[j];
+
+			if (r->guest_phys_addr < o->guest_phys_addr + o->memory_size &&
+			    o->guest_phys_addr < r->guest_phys_addr + r->memory_size)
+				return vub_err(vub, req, "regions %u and %u overlap", j, i);
+		}
+		delta[i] = r->mmap_offset & (pg - 1);
+		maplen[i] = (r->memory_size + delta[i] + pg - 1) & ~(uint64_t)(pg - 1);
+		if (maplen[i] < r->memory_size || total + maplen[i] + pg < total)
+			return vub_err(vub, req, "regions too large");
+		total += maplen[i] + pg;
+	}
+	win = mmap(NULL, total, PROT_NONE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (win == MAP_FAILED)
+		return vub_err(vub, req, "cannot reserve 0x%zx bytes: %s", total,
+			       strerror(errno));
+	for (i = 0; i < n; i++) {
+		const struct vhost_user_region *r = &t->regions[i];
+
+		if (mmap(win + at, maplen[i], PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fds->fd[i],
+			 r->mmap_offset - delta[i]) == MAP_FAILED) {
+			int e = errno;
+
+			munmap(win, total);
+			return vub_err(vub, req, "region %u: mmap: %s", i, strerror(e));
+		}
+		reg[i].gpa = r->guest_phys_addr;
+		reg[i].size = r->memory_size;
+		reg[i].uva = r->userspace_addr;
+		reg[i].host = win + at + delta[i];
+		at += maplen[i] + pg;
+	}
+	vub_unmap(vub);
+	memcpy(vub->region, reg, sizeof(reg[0]) * n);
+	vub->nregions = n;
+	vub->window = win;
+	vub->window_len = total;
+	__user_addr_min = win;
+	__user_addr_max = win + total;
+	return 0;
+}
+
+/* ---- Queues ---- */
+
+static void vub_call(struct vringh *vrh)
+{
+	struct vub_queue *q = container_of(vrh, struct vub_queue, vrh);
+	uint64_t one = 1;
+
+	if (q->call_fd >= 0 && write(q->call_fd, &one, sizeof(one)) == sizeof(one))
+		q->calls++;
+}
+
+void vub_queue_notify(struct vub_queue *q)
+{
+	if (q->started && vringh_need_notify_user(&q->vrh) > 0)
+		vringh_notify(&q->vrh);
+}
+
+void vub_queue_fail(struct vub_queue *q, int err, const char *what)
+{
+	fprintf(stderr, "vhost-user: queue %u: %s: vringh refused the ring (%s); queue stopped\n",
+		q->index, what, strerror(-err));
+	q->vub->errors++;
+	q->broken = true;
+}
+
+/* The ring's next position as GET_VRING_BASE reports it. */
+static uint32_t vub_queue_base(struct vub_queue *q)
+{
+#ifdef vringh_init_packed_user
+	/* Packed: bits 0-14 the offset, 15 the wrap counter; avail, then used. */
+	if (q->vrh.packed)
+		return (q->vrh.last_avail_idx | (uint32_t)q->vrh.avail_wrap_counter << 15) |
+		       (q->vrh.last_used_idx | (uint32_t)q->vrh.used_wrap_counter << 15) << 16;
+#endif
+	return q->vrh.last_avail_idx;
+}
+
+static void vub_queue_stop(struct vub *vub, struct vub_queue *q)
+{
+	if (!q->started)
+		return;
+	if (vub->dev->stop)
+		vub->dev->stop(vub, q);
+	q->base = vub_queue_base(q);
+	vringh_iov_cleanup(&q->riov);
+	vringh_iov_cleanup(&q->wiov);
+#ifdef vringh_init_packed_user
+	vringh_cleanup(&q->vrh);
+#endif
+	q->started = false;
+	q->broken = false;
+}
+
+/* Start @q if it has everything it needs; -EPROTO if it cannot be. */
+static int vub_queue_try_start(struct vub *vub, struct vub_queue *q, uint32_t req)
+{
+	uint64_t n = q->num, dlen = 16 * n, alen, ulen;
+	void *desc, *avail, *used;
+	int err;
+
+	if (q->started || !q->num || !q->addr_set || !q->kick_set ||
+	    !q->enabled || !vub->nregions)
+		return 0;
+	if (vub_packed(vub)) {
+		alen = ulen = 4;	/* the event suppression structures */
+	} else {
+		if (n & (n - 1))
+			return vub_err(vub, req, "queue %u: split ring size %u is not a power of 2",
+				       q->index, q->num);
+		alen = 6 + 2 * n;
+		ulen = 6 + 8 * n;
+	}
+	desc = vub_uva_to_host(vub, q->desc, dlen);
+	avail = vub_uva_to_host(vub, q->avail, alen);
+	used = vub_uva_to_host(vub, q->used, ulen);
+	if (!desc || !avail || !used)
+		return vub_err(vub, req, "queue %u: %s ring at 0x%llx is outside every memory region",
+			       q->index, !desc ? "descriptor" : !avail ? "avail" : "used",
+			       (unsigned long long)(!desc ? q->desc : !avail ? q->avail : q->used));
+	memset(&q->vrh, 0, sizeof(q->vrh));
+	if (vub_packed(vub)) {
+#ifdef vringh_init_packed_user
+		err = vringh_init_packed_user(&q->vrh, vub->features, q->num, true,
+					      desc, avail, used);
+		if (!err) {
+			/*
+			 * Resume where a stopped ring left off: bits 0-15 the
+			 * avail offset and wrap counter (bit 15), 16-31 the
+			 * used ones (0: as avail).  0x8000 is a fresh ring.
+			 */
+			uint32_t a = q->base & 0xffff, u = q->base >> 16;
+
+			if (!u)
+				u = a;
+			q->vrh.last_avail_idx = a & 0x7fff;
+			q->vrh.avail_wrap_counter = a >> 15;
+			q->vrh.last_used_idx = u & 0x7fff;
+			q->vrh.used_wrap_counter = u >> 15;
+			if (q->vrh.last_avail_idx >= q->num || q->vrh.last_used_idx >= q->num)
+				return vub_err(vub, req, "queue %u: base 0x%x past the ring's end",
+					       q->index, q->base);
+		}
+#else
+		err = -EOPNOTSUPP;
+#endif
+	} else {
+		err = vringh_init_user(&q->vrh, vub->features, q->num, true,
+				       desc, avail, used);
+		if (!err) {
+			q->vrh.last_avail_idx = q->vrh.last_used_idx = q->base;
+#ifdef VRINGH_HEAD_UNKNOWN
+			if (q->base)
+				q->vrh.next_head = VRINGH_HEAD_UNKNOWN;
+#endif
+		}
+	}
+	if (err)
+		return vub_err(vub, req, "queue %u: vringh init failed: %s",
+			       q->index, strerror(-err));
+	q->vrh.notify = vub_call;
+	vringh_iov_init(&q->riov, q->rvec, VUB_IOV);
+	vringh_iov_init(&q->wiov, q->wvec, VUB_IOV);
+	q->started = true;
+	q->broken = false;
+	/* The driver may have made buffers available before the kick fd came. */
+	vub->dev->kick(vub, q);
+	return 0;
+}
+
+static void vub_queue_reset(struct vub *vub, struct vub_queue *q)
+{
+	vub_queue_stop(vub, q);
+	if (q->kick_fd >= 0)
+		close(q->kick_fd);
+	if (q->call_fd >= 0)
+		close(q->call_fd);
+	memset(q, 0, offsetof(struct vub_queue, riov));
+	q->vub = vub;
+	q->index = q - vub->q;
+	q->kick_fd = q->call_fd = -1;
+}
+
+/* Drop everything a frontend set up (disconnect, RESET_OWNER). */
+static void vub_reset(struct vub *vub)
+{
+	unsigned int i;
+
+	for (i = 0; i < VUB_MAX_QUEUES; i++)
+		vub_queue_reset(vub, &vub->q[i]);
+	vub_unmap(vub);
+	vub->features = 0;
+	vub->features_set = false;
+	vub->protocol_features = 0;
+	vub->status = 0;
+}
+
+/* ---- Messages ---- */
+
+static int vub_reply(struct vub *vub, struct vhost_user_msg *m, uint32_t size)
+{
+	m->hdr.flags = VHOST_USER_VERSION | VHOST_USER_FLAG_REPLY;
+	m->hdr.size = size;
+	return vhost_user_send(vub->conn_fd, m, NULL, 0);
+}
+
+static int vub_reply_u64(struct vub *vub, struct vhost_user_msg *m, uint64_t v)
+{
+	m->payload.u64 = v;
+	return vub_reply(vub, m, sizeof(v));
+}
+
+/* The queue a message names, or NULL (error reported). */
+static struct vub_queue *vub_msg_queue(struct vub *vub, uint32_t req, uint64_t index)
+{
+	if (index >= vub->dev->num_queues) {
+		vub_err(vub, req, "queue index %llu out of range (the device has %u)",
+			(unsigned long long)index, vub->dev->num_queues);
+		return NULL;
+	}
+	return &vub->q[index];
+}
+
+/*
+ * SET_VRING_KICK/CALL/ERR: the queue, and the fd (-1 with NOFD), taken out
+ * of @fds.
+ */
+static int vub_take_fd(struct vub *vub, struct vhost_user_msg *m,
+			struct vhost_user_fds *fds, struct vub_queue **qp, int *fd)
+{
+	uint32_t req = m->hdr.request;
+	uint64_t v = m->payload.u64;
+	bool nofd = v & VHOST_USER_VRING_NOFD;
+
+	if (v & ~(VHOST_USER_VRING_INDEX_MASK | VHOST_USER_VRING_NOFD))
+		return vub_err(vub, req, "unknown bits in 0x%llx", (unsigned long long)v);
+	*qp = vub_msg_queue(vub, req, v & VHOST_USER_VRING_INDEX_MASK);
+	if (!*qp)
+		return -EPROTO;
+	if (nofd ? fds->n != 0 : fds->n != 1)
+		return vub_err(vub, req, "%s but %u fds", nofd ? "NOFD set" : "no NOFD",
+			       fds->n);
+	*fd = nofd ? -1 : fds->fd[0];
+	fds->n = 0;
+	return 0;
+}
+
+static int vub_handle(struct vub *vub, struct vhost_user_msg *m,
+		      struct vhost_user_fds *fds)
+{
+	const struct vub_device *dev = vub->dev;
+	uint32_t req = m->hdr.request;
+	union vhost_user_payload *p = &m->payload;
+	struct vub_queue *q;
+	unsigned int i;
+	int err, fd;
+
+	if (m->hdr.flags & VHOST_USER_FLAG_REPLY)
+		return vub_err(vub, req, "a reply where a request was due");
+	if (req == VHOST_USER_SET_MEM_TABLE && m->hdr.size >= 4 &&
+	    p->mem.nregions > VHOST_USER_MAX_REGIONS)
+		return vub_err(vub, req, "%u regions, at most %u allowed",
+			       p->mem.nregions, VHOST_USER_MAX_REGIONS);
+	if (!vhost_user_payload_ok(m))
+		return vub_err(vub, req, "payload of %u bytes does not fit the request",
+			       m->hdr.size);
+	/* Only these carry fds. */
+	if (fds->n && req != VHOST_USER_SET_MEM_TABLE &&
+	    req != VHOST_USER_SET_VRING_KICK && req != VHOST_USER_SET_VRING_CALL &&
+	    req != VHOST_USER_SET_VRING_ERR)
+		return vub_err(vub, req, "%u unexpected fds", fds->n);
+
+	switch (req) {
+	case VHOST_USER_GET_FEATURES:
+		return vub_reply_u64(vub, m, dev->features |
+				     (1ull << VHOST_USER_F_PROTOCOL_FEATURES));
+	case VHOST_USER_SET_FEATURES:
+		if (p->u64 & ~(dev->features | (1ull << VHOST_USER_F_PROTOCOL_FEATURES)))
+			return vub_err(vub, req, "features 0x%llx were not offered",
+				       (unsigned long long)(p->u64 & ~dev->features));
+		for (i = 0; i < dev->num_queues; i++)
+			if (vub->q[i].started && p->u64 != vub->features)
+				return vub_err(vub, req, "features changed while queue %u runs", i);
+		vub->features = vub->last_features = p->u64;
+		vub->features_set = true;
+		break;
+	case VHOST_USER_GET_PROTOCOL_FEATURES:
+		return vub_reply_u64(vub, m, dev->protocol_features);
+	case VHOST_USER_SET_PROTOCOL_FEATURES:
+		if (p->u64 & ~dev->protocol_features)
+			return vub_err(vub, req, "protocol features 0x%llx were not offered",
+				       (unsigned long long)(p->u64 & ~dev->protocol_features));
+		vub->protocol_features = p->u64;
+		break;
+	case VHOST_USER_SET_OWNER:
+		break;
+	case VHOST_USER_RESET_OWNER:
+		vub_reset(vub);
+		break;
+	case VHOST_USER_GET_QUEUE_NUM:
+		return vub_reply_u64(vub, m, dev->num_queues);
+	case VHOST_USER_SET_MEM_TABLE: {
+		bool was[VUB_MAX_QUEUES];
+
+		/* Running rings stop, and restart on the new mapping. */
+		for (i = 0; i < VUB_MAX_QUEUES; i++) {
+			was[i] = vub->q[i].started;
+			vub_queue_stop(vub, &vub->q[i]);
+		}
+		err = vub_map_table(vub, &p->mem, fds);
+		if (err)
+			return err;
+		for (i = 0; i < VUB_MAX_QUEUES; i++)
+			if (was[i] && (err = vub_queue_try_start(vub, &vub->q[i], req)))
+				return err;
+		break;
+	}
+	case VHOST_USER_SET_VRING_NUM:
+		q = vub_msg_queue(vub, req, p->state.index);
+		if (!q)
+			return -EPROTO;
+		if (q->started)
+			return vub_err(vub, req, "queue %u is running", q->index);
+		if (p->state.num == 0 || p->state.num > VUB_MAX_RING)
+			return vub_err(vub, req, "queue %u: ring size %u out of range 1..%u",
+				       q->index, p->state.num, VUB_MAX_RING);
+		if (vub->features_set && !vub_packed(vub) &&
+		    (p->state.num & (p->state.num - 1)))
+			return vub_err(vub, req, "queue %u: split ring size %u is not a power of 2",
+				       q->index, p->state.num);
+		q->num = p->state.num;
+		break;
+	case VHOST_USER_SET_VRING_ADDR:
+		q = vub_msg_queue(vub, req, p->addr.index);
+		if (!q)
+			return -EPROTO;
+		if (q->started)
+			return vub_err(vub, req, "queue %u is running", q->index);
+		if (p->addr.flags & ~(1u << VHOST_VRING_F_LOG))
+			return vub_err(vub, req, "unknown flags 0x%x", p->addr.flags);
+		if (p->addr.flags)
+			return vub_err(vub, req, "dirty logging was not offered");
+		if (!vub->nregions)
+			return vub_err(vub, req, "queue %u: ring addresses before the memory table",
+				       q->index);
+		q->desc = p->addr.desc;
+		q->avail = p->addr.avail;
+		q->used = p->addr.used;
+		q->addr_set = true;
+		if (!vub_uva_to_host(vub, q->desc, 1) || !vub_uva_to_host(vub, q->avail, 1) ||
+		    !vub_uva_to_host(vub, q->used, 1))
+			return vub_err(vub, req, "queue %u: ring address outside every memory region",
+				       q->index);
+		break;
+	case VHOST_USER_SET_VRING_BASE:
+		q = vub_msg_queue(vub, req, p->state.index);
+		if (!q)
+			return -EPROTO;
+		if (q->started)
+			return vub_err(vub, req, "queue %u is running", q->index);
+		if (!vub_packed(vub) && p->state.num > 0xffff)
+			return vub_err(vub, req, "queue %u: base 0x%x out of range",
+				       q->index, p->state.num);
+		q->base = p->state.num;
+		break;
+	case VHOST_USER_GET_VRING_BASE:
+		q = vub_msg_queue(vub, req, p->state.index);
+		if (!q)
+			return -EPROTO;
+		vub_queue_stop(vub, q);
+		if (q->kick_fd >= 0)
+			close(q->kick_fd);
+		q->kick_fd = -1;
+		q->kick_set = false;
+		p->state.num = q->base;
+		return vub_reply(vub, m, sizeof(p->state));
+	case VHOST_USER_SET_VRING_KICK:
+		err = vub_take_fd(vub, m, fds, &q, &fd);
+		if (err)
+			return err;
+		if (fd < 0)
+			return vub_err(vub, req, "queue %u: polling (no kick fd) is not supported",
+				       q->index);
+		vub_queue_stop(vub, q);
+		if (q->kick_fd >= 0)
+			close(q->kick_fd);
+		q->kick_fd = fd;
+		q->kick_set = true;
+		/* Without PROTOCOL_FEATURES a ring is enabled by its kick fd. */
+		if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES))
+			q->enabled = true;
+		err = vub_queue_try_start(vub, q, req);
+		if (err)
+			return err;
+		break;
+	case VHOST_USER_SET_VRING_CALL:
+		err = vub_take_fd(vub, m, fds, &q, &fd);
+		if (err)
+			return err;
+		if (q->call_fd >= 0)
+			close(q->call_fd);
+		q->call_fd = fd;
+		break;
+	case VHOST_USER_SET_VRING_ERR:
+		err = vub_take_fd(vub, m, fds, &q, &fd);
+		if (err)
+			return err;
+		if (fd >= 0)
+			close(fd);	/* errors go to stderr */
+		break;
+	case VHOST_USER_SET_VRING_ENABLE:
+		q = vub_msg_queue(vub, req, p->state.index);
+		if (!q)
+			return -EPROTO;
+		if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES))
+			return vub_err(vub, req, "without PROTOCOL_FEATURES acked");
+		if (p->state.num > 1)
+			return vub_err(vub, req, "queue %u: enable %u is neither 0 nor 1",
+				       q->index, p->state.num);
+		q->enabled = p->state.num;
+		if (!q->enabled)
+			vub_queue_stop(vub, q);
+		err = vub_queue_try_start(vub, q, req);
+		if (err)
+			return err;
+		break;
+	case VHOST_USER_GET_CONFIG:
+		if (!(vub->protocol_features & (1ull << VHOST_USER_PROTOCOL_F_CONFIG)) ||
+		    !dev->get_config)
+			return vub_err(vub, req, "CONFIG was not negotiated");
+		if (!dev->get_config(dev->priv, p->config.offset, p->config.size,
+				     p->config.data))
+			return vub_err(vub, req, "offset %u size %u outside the config space",
+				       p->config.offset, p->config.size);
+		return vub_reply(vub, m, m->hdr.size);
+	case VHOST_USER_SET_STATUS:
+		if (!(vub->protocol_features & (1ull << VHOST_USER_PROTOCOL_F_STATUS)))
+			return vub_err(vub, req, "STATUS was not negotiated");
+		if (p->u64 > 0xff)
+			return vub_err(vub, req, "status 0x%llx is not a byte",
+				       (unsigned long long)p->u64);
+		vub->status = p->u64;
+		if (!vub->status)
+			for (i = 0; i < VUB_MAX_QUEUES; i++)
+				vub_queue_stop(vub, &vub->q[i]);
+		break;
+	case VHOST_USER_GET_STATUS:
+		if (!(vub->protocol_features & (1ull << VHOST_USER_PROTOCOL_F_STATUS)))
+			return vub_err(vub, req, "STATUS was not negotiated");
+		return vub_reply_u64(vub, m, vub->status);
+	default:
+		return vub_err(vub, req, "not supported by this backend");
+	}
+	if ((m->hdr.flags & VHOST_USER_FLAG_NEED_REPLY) &&
+	    (vub->protocol_features & (1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK)))
+		return vub_reply_u64(vub, m, 0);
+	return 0;
+}
+
+/* ---- Sockets and the loop ---- */
+
+static int vub_addr(struct sockaddr_un *sa, const char *path)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa->sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa->sun_path, path);
+	return 0;
+}
+
+static void vub_init(struct vub *vub, const struct vub_device *dev)
+{
+	unsigned int i;
+
+	memset(vub, 0, sizeof(*vub));
+	vub->dev = dev;
+	vub->listen_fd = vub->conn_fd = -1;
+	for (i = 0; i < VUB_MAX_QUEUES; i++) {
+		vub->q[i].vub = vub;
+		vub->q[i].index = i;
+		vub->q[i].kick_fd = vub->q[i].call_fd = -1;
+	}
+}
+
+int vub_listen(struct vub *vub, const struct vub_device *dev, const char *path)
+{
+	struct sockaddr_un sa;
+	int fd, err = vub_addr(&sa, path);
+
+	vub_init(vub, dev);
+	if (err)
+		return err;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	vub->listen_fd = fd;
+	return 0;
+}
+
+int vub_connect(struct vub *vub, const struct vub_device *dev, const char *path)
+{
+	struct sockaddr_un sa;
+	int fd, err = vub_addr(&sa, path);
+
+	vub_init(vub, dev);
+	if (err)
+		return err;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	vub->conn_fd = fd;
+	return 0;
+}
+
+static void vub_kicked(struct vub *vub, struct vub_queue *q)
+{
+	uint64_t v;
+
+	if (read(q->kick_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return;
+	q->kicks++;
+	if (q->started && !q->broken)
+		vub->dev->kick(vub, q);
+}
+
+int vub_serve(struct vub *vub)
+{
+	struct pollfd pfd[1 + VUB_MAX_QUEUES];
+	struct vub_queue *pq[1 + VUB_MAX_QUEUES];
+	struct vhost_user_msg m;
+	struct vhost_user_fds fds;
+	int err = 0;
+
+	if (vub->conn_fd < 0) {
+		vub->conn_fd = accept4(vub->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (vub->conn_fd < 0)
+			return -errno;
+	}
+	vub->error = NULL;
+	while (!err) {
+		unsigned int n = 1, i;
+
+		pfd[0].fd = vub->conn_fd;
+		pfd[0].events = POLLIN;
+		for (i = 0; i < vub->dev->num_queues; i++) {
+			struct vub_queue *q = &vub->q[i];
+
+			if (q->started && !q->broken && q->kick_fd >= 0) {
+				pfd[n].fd = q->kick_fd;
+				pfd[n].events = POLLIN;
+				pq[n++] = q;
+			}
+		}
+		if (poll(pfd, n, -1) < 0) {
+			err = -errno;	/* -EINTR: a signal, let the caller look */
+			break;
+		}
+		for (i = 1; i < n; i++)
+			if (pfd[i].revents & POLLIN)
+				vub_kicked(vub, pq[i]);
+		if (!pfd[0].revents)
+			continue;
+		err = vhost_user_recv(vub->conn_fd, &m, &fds, VUB_MSG_TIMEOUT_MS);
+		if (err == -ECONNRESET) {
+			err = 0;
+			break;
+		}
+		if (err) {
+			fprintf(stderr, "vhost-user: receiving a message: %s\n",
+				err == -EMSGSIZE ? "size beyond any payload" :
+				err == -EPROTO ? "bad version or fds" :
+				err == -ETIMEDOUT ? "message cut short" : strerror(-err));
+			vub->errors++;
+			err = -EPROTO;
+			break;
+		}
+		vub->messages++;
+		err = vub_handle(vub, &m, &fds);
+		vhost_user_fds_close(&fds);
+		if (err && err != -EPROTO)
+			fprintf(stderr, "vhost-user: %s: reply: %s\n",
+				vhost_user_request_name(m.hdr.request), strerror(-err));
+	}
+	vub_reset(vub);
+	close(vub->conn_fd);
+	vub->conn_fd = -1;
+	return err;
+}
+
+void vub_close(struct vub *vub)
+{
+	if (vub->conn_fd >= 0) {
+		vub_reset(vub);
+		close(vub->conn_fd);
+	}
+	if (vub->listen_fd >= 0)
+		close(vub->listen_fd);
+	vub->conn_fd = vub->listen_fd = -1;
+}
