@@ -240,6 +240,14 @@ static size_t net_make_frame(uint8_t *f, size_t hdr, uint64_t seq)
 
 enum { NET_RX = 0, NET_TX = 1 };
 
+/*
+ * Source mode starts with probes: a driver may drop what it receives before
+ * it is ready (testpmd flushes its receive queues when forwarding starts).
+ * Every 100 ms one probe frame (sequence number with the top bit set) goes
+ * out until one comes back; only then do the counted frames start.
+ */
+#define NET_PROBE	(1ull << 63)
+
 /* Take a receive buffer into n->rx_pending; false if none. */
 static bool net_take_rx(struct vub_queue *rx, struct net_model *n, bool *failed)
 {
@@ -291,7 +299,7 @@ static int net_step(struct vub *vub, struct net_model *n, bool *wait_rx, bool *w
 	u16 head;
 	int rc;
 
-	if (n->mode == NET_SOURCE && n->returned < n->frames && !n->done &&
+	if (n->mode == NET_SOURCE && n->counting && n->returned < n->frames && !n->done &&
 	    n->rx_frames < n->frames && n->rx_frames - n->returned < n->window) {
 		if (net_take_rx(rx, n, &failed)) {
 			len = net_make_frame(n->buf, hdr, n->rx_frames);
@@ -329,14 +337,21 @@ static int net_step(struct vub *vub, struct net_model *n, bool *wait_rx, bool *w
 			net_give_rx(rx, n, len, &failed);
 		} else if (n->mode == NET_SOURCE) {
 			static uint8_t want[65536 + 64];
+			uint64_t seq;
 			size_t wl = net_make_frame(want, hdr, n->returned);
 
-			if (len != wl || memcmp(n->buf + hdr, want + hdr, len - hdr)) {
-				if (n->bad++ < 5)
-					fprintf(stderr, "vhost-net: frame %llu came back wrong (%zu bytes, wanted %zu)\n",
-						(unsigned long long)n->returned, len, wl);
+			memcpy(&seq, n->buf + hdr + 14, 8);
+			if (len >= hdr + 22 && (le64toh(seq) & NET_PROBE)) {
+				n->tx_frames--;
+				n->counting = true;	/* the driver is ready */
+			} else {
+				if (len != wl || memcmp(n->buf + hdr, want + hdr, len - hdr)) {
+					if (n->bad++ < 5)
+						fprintf(stderr, "vhost-net: frame %llu came back wrong (%zu bytes, wanted %zu)\n",
+							(unsigned long long)n->returned, len, wl);
+				}
+				n->returned++;
 			}
-			n->returned++;
 		}
 	}
 	rc = vringh_complete_user(&tx->vrh, head, 0);
@@ -351,10 +366,11 @@ void net_model_report(struct net_model *n, FILE *f)
 {
 	static const char *const names[] = { "loopback", "sink", "source" };
 
-	fprintf(f, "net: mode=%s rx=%llu tx=%llu returned=%llu dropped=%llu bad=%llu\n",
+	fprintf(f, "net: mode=%s rx=%llu tx=%llu returned=%llu dropped=%llu bad=%llu probes=%llu\n",
 		names[n->mode], (unsigned long long)n->rx_frames,
 		(unsigned long long)n->tx_frames, (unsigned long long)n->returned,
-		(unsigned long long)n->dropped, (unsigned long long)n->bad);
+		(unsigned long long)n->dropped, (unsigned long long)n->bad,
+		(unsigned long long)n->probes);
 	fflush(f);
 }
 
@@ -401,6 +417,26 @@ static void net_kick(struct vub *vub, struct vub_queue *q)
 	}
 }
 
+static void net_tick(struct vub *vub)
+{
+	struct net_model *n = vub->dev->priv;
+	struct vub_queue *rx = &vub->q[NET_RX], *tx = &vub->q[NET_TX];
+	bool failed = false;
+
+	if (n->mode != NET_SOURCE || n->counting || !rx->started || rx->broken ||
+	    !tx->started || tx->broken)
+		return;
+	if (net_take_rx(rx, n, &failed)) {
+		size_t len = net_make_frame(n->buf, net_hdr_len(vub), NET_PROBE | n->probes);
+
+		if (net_give_rx(rx, n, len, &failed)) {
+			n->rx_frames--;		/* not a counted frame */
+			n->probes++;
+		}
+	}
+	net_kick(vub, tx);
+}
+
 static void net_stop(struct vub *vub, struct vub_queue *q)
 {
 	struct net_model *n = vub->dev->priv;
@@ -422,5 +458,7 @@ void net_model_init(struct vub_device *dev, struct net_model *n, uint64_t featur
 	dev->num_queues = 2;
 	dev->kick = net_kick;
 	dev->stop = net_stop;
+	if (n->mode == NET_SOURCE)
+		dev->tick = net_tick;
 	dev->priv = n;
 }

@@ -33,6 +33,8 @@ struct net_model {
 	/* Counters over the process's life. */
 	uint64_t rx_frames, tx_frames, dropped, bad, returned;
 	bool done;			/* source: every frame came back */
+	bool counting;			/* source: a probe came back */
+	uint64_t probes;		/* source: probe frames sent */
 	FILE *report;			/* where "net: ..." result lines go */
 	/* Internal: a receive buffer taken and not yet filled. */
 	bool rx_pending;

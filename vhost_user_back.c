@@ -331,6 +331,7 @@ static void vub_reset(struct vub *vub)
 	vub->features = 0;
 	vub->features_set = false;
 	vub->protocol_features = 0;
+	vub->protocol_set = false;
 	vub->status = 0;
 }
 
@@ -430,6 +431,7 @@ static int vub_handle(struct vub *vub, struct vhost_user_msg *m,
 			return vub_err(vub, req, "protocol features 0x%llx were not offered",
 				       (unsigned long long)(p->u64 & ~dev->protocol_features));
 		vub->protocol_features = p->u64;
+		vub->protocol_set = true;
 		break;
 	case VHOST_USER_SET_OWNER:
 		break;
@@ -551,8 +553,9 @@ static int vub_handle(struct vub *vub, struct vhost_user_msg *m,
 		q = vub_msg_queue(vub, req, p->state.index);
 		if (!q)
 			return -EPROTO;
-		if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES))
-			return vub_err(vub, req, "without PROTOCOL_FEATURES acked");
+		/* QEMU sends it after SET_PROTOCOL_FEATURES, before SET_FEATURES. */
+		if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES) && !vub->protocol_set)
+			return vub_err(vub, req, "without PROTOCOL_FEATURES negotiated");
 		if (p->state.num > 1)
 			return vub_err(vub, req, "queue %u: enable %u is neither 0 nor 1",
 				       q->index, p->state.num);
@@ -680,7 +683,7 @@ int vub_serve(struct vub *vub)
 	struct vub_queue *pq[1 + VUB_MAX_QUEUES];
 	struct vhost_user_msg m;
 	struct vhost_user_fds fds;
-	int err = 0;
+	int err = 0, r;
 
 	if (vub->conn_fd < 0) {
 		vub->conn_fd = accept4(vub->listen_fd, NULL, NULL, SOCK_CLOEXEC);
@@ -702,9 +705,14 @@ int vub_serve(struct vub *vub)
 				pq[n++] = q;
 			}
 		}
-		if (poll(pfd, n, -1) < 0) {
+		r = poll(pfd, n, vub->dev->tick ? 100 : -1);
+		if (r < 0) {
 			err = -errno;	/* -EINTR: a signal, let the caller look */
 			break;
+		}
+		if (r == 0) {
+			vub->dev->tick(vub);
+			continue;
 		}
 		for (i = 1; i < n; i++)
 			if (pfd[i].revents & POLLIN)

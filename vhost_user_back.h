@@ -61,6 +61,8 @@ struct vub_device {
 	bool (*get_config)(void *priv, uint32_t off, uint32_t len, uint8_t *buf);
 	/* @q was kicked (or just started): serve what it holds. */
 	void (*kick)(struct vub *vub, struct vub_queue *q);
+	/* If set: called every 100 ms that passes without an event. */
+	void (*tick)(struct vub *vub);
 	/* @q is about to stop (GET_VRING_BASE, reset, disconnect). */
 	void (*stop)(struct vub *vub, struct vub_queue *q);
 	void *priv;
@@ -79,6 +81,7 @@ struct vub {
 	uint64_t last_features;		/* what the last frontend acked */
 	bool features_set;
 	uint64_t protocol_features;	/* acked */
+	bool protocol_set;		/* SET_PROTOCOL_FEATURES seen */
 	uint8_t status;			/* SET_STATUS */
 	unsigned int nregions;
 	struct vub_region region[VHOST_USER_MAX_REGIONS];
