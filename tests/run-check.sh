@@ -591,6 +591,12 @@ ksrc_matrix() {
 		packed_matrix
 		in_order_matrix
 		allocfail
+		# Real drivers on the kernel's vringh: once, in the first
+		# pairing whose host side is the kernel's.
+		if [ "$host" = kernel ] && [ -z "${peers_done:-}" ]; then
+			peers_done=1
+			PEER_PREFIX="$PREFIX" suite tests/peers/run.sh "$B"
+		fi
 	done
 	PREFIX=
 }
@@ -620,10 +626,12 @@ else
 		in_order_valgrind
 		allocfail
 		fuzz_short
+		suite tests/peers/run.sh "$B"
 	else
 		skip "valgrind single-threaded modes" "not in a $(check_mode) build (make check-valgrind)"
 		allocfail
 		skip "fuzz targets" "not in a $(check_mode) build (make check)"
+		skip "peers (QEMU guest, DPDK)" "not in a $(check_mode) build (make check)"
 	fi
 fi
 

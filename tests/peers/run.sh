@@ -1,0 +1,270 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Real drivers against vhost_dev (our vhost-user backend on vringh):
+#  - a Linux guest under QEMU (TCG): virtio-blk reads the whole 64 MiB disk
+#    and checks its sum, writes a pattern the host then verifies; virtio-net
+#    sends frames that the loopback backend returns and the guest checks;
+#  - DPDK's virtio-user (testpmd, io forwarding): frames the backend sends
+#    come back and are checked one by one.
+# Each check prints PASS:/FAIL:/SKIP: name[: reason].  A missing peer or
+# kernel is a SKIP with the reason.
+#
+# Usage: tests/peers/run.sh [--full] BUILD_DIR
+#   --full    every ring option combination (make check runs a subset)
+# Environment: PEER_FRAMES (DPDK frames per run, default 1000000),
+#   GUEST_DIR (guest build cache, default build-guest in the source tree),
+#   PEER_PREFIX (put before every check's name).
+set -u
+cd "$(dirname "$0")/../.."
+FULL=0
+[ "${1:-}" = --full ] && { FULL=1; shift; }
+B=${1:-.}
+FRAMES=${PEER_FRAMES:-1000000}
+GUEST_DIR=${GUEST_DIR:-build-guest}
+DISK_BYTES=$((64 << 20))
+WRITE_OFF=$((8 << 20)) WRITE_LEN=$((4 << 20)) SEED=7 WSEED=99
+
+P=${PEER_PREFIX:-}
+pass() { echo "PASS: $P$1"; }
+fail() { echo "FAIL: $P$1"; shift; [ $# -gt 0 ] && printf '  %s\n' "$@"; }
+skip() { echo "SKIP: $P$1: $2"; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/rig-peers.XXXXXX")
+PIDS=""
+cleanup() {
+	local p
+	for p in $PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	rm -rf "$T" "/var/run/dpdk/rig-peers-$$"
+}
+trap cleanup EXIT
+
+VHOST_DEV=$B/vhost_dev
+if [ ! -x "$VHOST_DEV" ]; then
+	fail "peers: $VHOST_DEV is not built"
+	exit 1
+fi
+OFFERED=$("$VHOST_DEV" --type=blk --print-features | sed -n 's/^features //p')
+HOST_IMPL=$("$VHOST_DEV" --version 2>&1 | sed -n 's/.*host ring code: \([^,]*\).*/\1/p')
+has_bit() { (( ($1 >> $2) & 1 )); }
+
+# start_dev NAME ARGS...: vhost_dev in the background, listening on
+# $T/NAME.sock, its output in $T/NAME.out/.err.  Waits for it to listen.
+start_dev() {
+	local name=$1 i
+	shift
+	rm -f "$T/$name.out" "$T/$name.err"
+	"$VHOST_DEV" --socket="$T/$name.sock" --conns=1 "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	DEV_PID=$!
+	PIDS="$PIDS $DEV_PID"
+	for ((i = 0; i < 100; i++)); do
+		grep -q '^listening on' "$T/$name.out" 2>/dev/null && return 0
+		kill -0 "$DEV_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	return 1
+}
+
+# stop_dev PID: it exits by itself once its one frontend is gone.
+stop_dev() {
+	local i
+	for ((i = 0; i < 40; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# The features the frontend acked, from vhost_dev's "frontend:" line.
+acked() { sed -n 's/^frontend: .* features \(0x[0-9a-f]*\)$/\1/p' "$1" | tail -n 1; }
+
+# ---- The guest ----
+
+GUEST_OK=""
+guest_ready() {
+	local out
+	[ -n "$GUEST_OK" ] && { [ "$GUEST_OK" = yes ]; return; }
+	GUEST_OK=no
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		GUEST_WHY="no qemu-system-x86_64 (apt-get install qemu-system-x86)"
+		return 1
+	fi
+	QBOOT=/usr/share/qemu/qboot.rom
+	if [ ! -f "$QBOOT" ]; then
+		GUEST_WHY="no $QBOOT (apt-get install qemu-system-data)"
+		return 1
+	fi
+	out=$(tests/peers/guest-build.sh "$GUEST_DIR" 2>&1)
+	case $? in
+	0) ;;
+	77) GUEST_WHY=$(head -n 1 <<<"$out"); return 1 ;;
+	*) GUEST_WHY="guest-build.sh failed: $(tail -n 1 <<<"$out")"; return 1 ;;
+	esac
+	if ! cc -O2 -o "$T/guest_io" tests/peers/guest_io.c; then
+		GUEST_WHY="cannot build the host's guest_io"
+		return 1
+	fi
+	GUEST_OK=yes
+}
+
+# boot NAME CMDLINE QEMU-ARGS...: boot the guest, its console in
+# $T/NAME.console; sets RESULT (the RIG-RESULT line) and BOOT_S.
+boot() {
+	local name=$1 cmdline=$2 t0 t1
+	shift 2
+	t0=$(date +%s%N)
+	timeout 90 qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nographic -no-reboot \
+		-bios "$QBOOT" -object memory-backend-memfd,id=mem,size=256M,share=on \
+		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz" \
+		-initrd "$GUEST_DIR/initramfs.gz" \
+		-append "console=ttyS0 quiet panic=-1 $cmdline" "$@" \
+		</dev/null >"$T/$name.console" 2>&1
+	BOOT_RC=$?
+	t1=$(date +%s%N)
+	BOOT_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+	RESULT=$(grep -a '^RIG-RESULT' "$T/$name.console" | tr -d '\r' | tail -n 1)
+}
+
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $RESULT"; }
+
+# guest_blk NAME QEMU-DEVICE-OPTIONS [net]: one boot with a vhost-user-blk
+# device (and with "net", a vhost-user virtio-net device too).
+guest_blk() {
+	local name=$1 opts=$2 net=${3:-} want_packed=0 want_ind=1 want_evt=1 a why=()
+	local blk_pid net_pid cmd="rigblk=1 rigwrite=$WRITE_OFF,$WRITE_LEN,$WSEED" args=()
+
+	[[ $opts == *packed=on* ]] && want_packed=1
+	[[ $opts == *indirect_desc=off* ]] && want_ind=0
+	[[ $opts == *event_idx=off* ]] && want_evt=0
+	if ! guest_ready; then
+		skip "$name" "$GUEST_WHY"
+		return
+	fi
+	if [ $want_packed = 1 ] && ! has_bit "$OFFERED" 34; then
+		skip "$name" "the host ring code ($HOST_IMPL vringh) has no packed ring"
+		return
+	fi
+	"$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" "$SEED" || { fail "$name" "mkdisk"; return; }
+	local want_sum
+	want_sum=$("$T/guest_io" sum "$T/disk.img" | awk '{ print $3 }')
+	if ! start_dev blk --type=blk --disk="$T/disk.img"; then
+		fail "$name" "vhost_dev --type=blk did not start: $(head -n 3 "$T/blk.err")"
+		return
+	fi
+	blk_pid=$DEV_PID
+	args=(-chardev "socket,id=c0,path=$T/blk.sock"
+	      -device "vhost-user-blk-pci,chardev=c0,num-queues=1$opts")
+	if [ -n "$net" ]; then
+		if ! start_dev net --type=net; then
+			fail "$name" "vhost_dev --type=net did not start"
+			stop_dev "$blk_pid"
+			return
+		fi
+		net_pid=$DEV_PID
+		cmd="$cmd rignet=2000"
+		args+=(-chardev "socket,id=n0c,path=$T/net.sock" -netdev vhost-user,id=n0,chardev=n0c
+		       -device "virtio-net-pci,netdev=n0,vectors=0$opts")
+	fi
+	boot "$name" "$cmd" "${args[@]}"
+	stop_dev "$blk_pid"
+	[ -n "$net" ] && stop_dev "$net_pid"
+
+	[ "$BOOT_RC" -eq 0 ] || why+=("qemu exit status $BOOT_RC")
+	[ -n "$RESULT" ] || why+=("no RIG-RESULT line: $(tail -n 3 "$T/$name.console" | tr -d '\r')")
+	[[ $RESULT == *error=* ]] && why+=("guest: $RESULT")
+	[ "$(field blk_bytes)" = "$DISK_BYTES" ] || why+=("guest read $(field blk_bytes) bytes")
+	[ "$(field blk_sum)" = "$want_sum" ] || why+=("guest sum $(field blk_sum), host $want_sum")
+	[ "$(field blk_write)" = ok ] || why+=("guest write failed")
+	"$T/guest_io" verify "$T/disk.img" "$WRITE_OFF" "$WRITE_LEN" "$WSEED" >/dev/null 2>&1 ||
+		why+=("the guest's pattern is not on the host's disk")
+	a=$(acked "$T/blk.out")
+	if [ -z "$a" ]; then
+		why+=("backend saw no SET_FEATURES")
+	else
+		has_bit "$a" 34; [ $? = $((1 - want_packed)) ] || why+=("packed acked: $a")
+		has_bit "$a" 28; [ $? = $((1 - want_ind)) ] || why+=("indirect acked: $a")
+		has_bit "$a" 29; [ $? = $((1 - want_evt)) ] || why+=("event_idx acked: $a")
+	fi
+	grep -q 'errors, ' "$T/blk.out" && ! grep -q ' 0 errors, ' "$T/blk.out" &&
+		why+=("backend: $(head -n 2 "$T/blk.err")")
+	grep -q ' bad=0$' "$T/blk.out" || why+=("backend: $(grep '^blk:' "$T/blk.out")")
+	if [ -n "$net" ]; then
+		[ "$(field net_sent)" = 2000 ] && [ "$(field net_received)" = 2000 ] &&
+			[ "$(field net_bad)" = 0 ] || why+=("guest net: $RESULT")
+		grep -q '^net: mode=loopback rx=2000 tx=2000 returned=0 dropped=0 bad=0' "$T/net.out" ||
+			why+=("backend: $(grep '^net:' "$T/net.out")")
+	fi
+	if [ ${#why[@]} -eq 0 ]; then
+		pass "$name"
+		echo "# $name: boot to result ${BOOT_S} s, guest read $(field blk_mbps) MB/s (host ring code: $HOST_IMPL)"
+	else
+		fail "$name" "${why[@]}"
+	fi
+}
+
+# ---- DPDK ----
+
+dpdk_run() {
+	local name=$1 devargs=$2 want_bits=$3 pmd_pid dev_pid i a why=()
+	if ! command -v dpdk-testpmd >/dev/null; then
+		skip "$name" "no dpdk-testpmd (apt-get install dpdk-dev)"
+		return
+	fi
+	for i in $want_bits; do
+		if ! has_bit "$OFFERED" "$i"; then
+			skip "$name" "the host ring code ($HOST_IMPL vringh) lacks feature bit $i"
+			return
+		fi
+	done
+	if ! start_dev dpdk --type=net --net=source --frames="$FRAMES"; then
+		fail "$name" "vhost_dev --type=net did not start"
+		return
+	fi
+	dev_pid=$DEV_PID
+	timeout 120 dpdk-testpmd --lcores '0@0,1@0' --no-pci --no-huge -m 512 \
+		--file-prefix "rig-peers-$$" \
+		--vdev "net_virtio_user0,path=$T/dpdk.sock,queues=1,$devargs" -- \
+		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 --txd=256 --rxd=256 \
+		--stats-period 1 </dev/null >"$T/pmd.out" 2>&1 &
+	pmd_pid=$!
+	PIDS="$PIDS $pmd_pid"
+	for ((i = 0; i < 1200; i++)); do
+		grep -q '^net: mode=source' "$T/dpdk.out" && break
+		kill -0 "$pmd_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -INT "$pmd_pid" 2>/dev/null
+	wait "$pmd_pid" 2>/dev/null
+	stop_dev "$dev_pid"
+	rm -rf "/var/run/dpdk/rig-peers-$$"
+	grep -q "^net: mode=source rx=$FRAMES tx=$FRAMES returned=$FRAMES dropped=0 bad=0 " "$T/dpdk.out" ||
+		why+=("backend: $(grep '^net:' "$T/dpdk.out" | tail -n 1)"
+		      "$(head -n 3 "$T/dpdk.err")" "testpmd: $(grep -iE 'error|fail' "$T/pmd.out" | head -n 2)")
+	a=$(acked "$T/dpdk.out")
+	for i in $want_bits; do
+		[ -n "$a" ] && has_bit "$a" "$i" || why+=("feature bit $i not acked ($a)")
+	done
+	if [ ${#why[@]} -eq 0 ]; then
+		pass "$name"
+	else
+		fail "$name" "${why[@]}"
+	fi
+}
+
+guest_blk "guest virtio-blk split + virtio-net (vhost-user, QEMU TCG)" "" net
+guest_blk "guest virtio-blk split indirect_desc=off event_idx=off" ",indirect_desc=off,event_idx=off"
+guest_blk "guest virtio-blk packed" ",packed=on"
+guest_blk "guest virtio-blk packed indirect_desc=off event_idx=off" ",packed=on,indirect_desc=off,event_idx=off"
+if [ $FULL = 1 ]; then
+	guest_blk "guest virtio-blk split indirect_desc=off" ",indirect_desc=off"
+	guest_blk "guest virtio-blk split event_idx=off" ",event_idx=off"
+	guest_blk "guest virtio-blk packed indirect_desc=off" ",packed=on,indirect_desc=off"
+	guest_blk "guest virtio-blk packed event_idx=off" ",packed=on,event_idx=off"
+	guest_blk "guest virtio-net packed" ",packed=on" net
+fi
+dpdk_run "DPDK virtio-user split, $FRAMES frames" "packed_vq=0,in_order=0" ""
+dpdk_run "DPDK virtio-user packed, $FRAMES frames" "packed_vq=1,in_order=0" "34"
+dpdk_run "DPDK virtio-user split in-order, $FRAMES frames" "packed_vq=0,in_order=1" "35"
+dpdk_run "DPDK virtio-user packed in-order, $FRAMES frames" "packed_vq=1,in_order=1" "34 35"
+exit 0
