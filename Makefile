@@ -25,6 +25,8 @@ PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost_user.o
 PROGS += vhost_dev
 vhost_dev-objs := vhost_models.o vhost_user_back.o vhost_user.o
+PROGS += tests/vhost_hostile
+tests/vhost_hostile-objs := vhost_user.o
 
 # The objects every program links: the harness, the driver side (guest)
 # and the device side (host) of the ring, and the linux/ shims.  GUEST_OBJS
@@ -39,6 +41,8 @@ TOOLS += ab/compare
 # CFLAGS instrument everything for libFuzzer (make fuzz-build).
 FUZZ_TARGETS += fuzz/fuzz_vringh
 FUZZ_TARGETS += fuzz/fuzz_virtqueue
+FUZZ_TARGETS += fuzz/fuzz_vhost_user
+fuzz/fuzz_vhost_user-objs := vhost_models.o vhost_user_back.o vhost_user.o
 
 ifeq ($(V),1)
 Q :=

@@ -257,6 +257,12 @@ static int vub_queue_try_start(struct vub *vub, struct vub_queue *q, uint32_t re
 		return vub_err(vub, req, "queue %u: %s ring at 0x%llx is outside every memory region",
 			       q->index, !desc ? "descriptor" : !avail ? "avail" : "used",
 			       (unsigned long long)(!desc ? q->desc : !avail ? q->avail : q->used));
+	/* virtio 2.7 / 2.8: descriptors 16, split avail 2, used 4, events 4. */
+	if (((uintptr_t)desc & 15) ||
+	    ((uintptr_t)avail & (vub_packed(vub) ? 3 : 1)) || ((uintptr_t)used & 3))
+		return vub_err(vub, req, "queue %u: ring parts misaligned (0x%llx, 0x%llx, 0x%llx)",
+			       q->index, (unsigned long long)q->desc,
+			       (unsigned long long)q->avail, (unsigned long long)q->used);
 	memset(&q->vrh, 0, sizeof(q->vrh));
 	if (vub_packed(vub)) {
 #ifdef vringh_init_packed_user
@@ -276,9 +282,11 @@ static int vub_queue_try_start(struct vub *vub, struct vub_queue *q, uint32_t re
 			q->vrh.avail_wrap_counter = a >> 15;
 			q->vrh.last_used_idx = u & 0x7fff;
 			q->vrh.used_wrap_counter = u >> 15;
-			if (q->vrh.last_avail_idx >= q->num || q->vrh.last_used_idx >= q->num)
+			if (q->vrh.last_avail_idx >= q->num || q->vrh.last_used_idx >= q->num) {
+				vringh_cleanup(&q->vrh);
 				return vub_err(vub, req, "queue %u: base 0x%x past the ring's end",
 					       q->index, q->base);
+			}
 		}
 #else
 		err = -EOPNOTSUPP;
@@ -385,8 +393,8 @@ static int vub_take_fd(struct vub *vub, struct vhost_user_msg *m,
 	return 0;
 }
 
-static int vub_handle(struct vub *vub, struct vhost_user_msg *m,
-		      struct vhost_user_fds *fds)
+int vub_handle_msg(struct vub *vub, struct vhost_user_msg *m,
+		   struct vhost_user_fds *fds)
 {
 	const struct vub_device *dev = vub->dev;
 	uint32_t req = m->hdr.request;
@@ -395,6 +403,8 @@ static int vub_handle(struct vub *vub, struct vhost_user_msg *m,
 	unsigned int i;
 	int err, fd;
 
+	if (req == 0 || req >= VHOST_USER_REQUEST_MAX)
+		return vub_err(vub, req, "unknown request");
 	if (m->hdr.flags & VHOST_USER_FLAG_REPLY)
 		return vub_err(vub, req, "a reply where a request was due");
 	if (req == VHOST_USER_SET_MEM_TABLE && m->hdr.size >= 4 &&
@@ -611,7 +621,7 @@ static int vub_addr(struct sockaddr_un *sa, const char *path)
 	return 0;
 }
 
-static void vub_init(struct vub *vub, const struct vub_device *dev)
+void vub_init(struct vub *vub, const struct vub_device *dev)
 {
 	unsigned int i;
 
@@ -664,6 +674,23 @@ int vub_connect(struct vub *vub, const struct vub_device *dev, const char *path)
 	}
 	vub->conn_fd = fd;
 	return 0;
+}
+
+void vub_kick_all(struct vub *vub)
+{
+	unsigned int i;
+
+	for (i = 0; i < vub->dev->num_queues; i++)
+		if (vub->q[i].started && !vub->q[i].broken)
+			vub->dev->kick(vub, &vub->q[i]);
+}
+
+void vub_disconnect(struct vub *vub)
+{
+	vub_reset(vub);
+	if (vub->conn_fd >= 0)
+		close(vub->conn_fd);
+	vub->conn_fd = -1;
 }
 
 static void vub_kicked(struct vub *vub, struct vub_queue *q)
@@ -734,25 +761,21 @@ int vub_serve(struct vub *vub)
 			break;
 		}
 		vub->messages++;
-		err = vub_handle(vub, &m, &fds);
+		err = vub_handle_msg(vub, &m, &fds);
 		vhost_user_fds_close(&fds);
 		if (err && err != -EPROTO)
 			fprintf(stderr, "vhost-user: %s: reply: %s\n",
 				vhost_user_request_name(m.hdr.request), strerror(-err));
 	}
-	vub_reset(vub);
-	close(vub->conn_fd);
-	vub->conn_fd = -1;
+	vub_disconnect(vub);
 	return err;
 }
 
 void vub_close(struct vub *vub)
 {
-	if (vub->conn_fd >= 0) {
-		vub_reset(vub);
-		close(vub->conn_fd);
-	}
+	if (vub->conn_fd >= 0)
+		vub_disconnect(vub);
 	if (vub->listen_fd >= 0)
 		close(vub->listen_fd);
-	vub->conn_fd = vub->listen_fd = -1;
+	vub->listen_fd = -1;
 }

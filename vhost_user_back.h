@@ -105,6 +105,21 @@ int vub_connect(struct vub *vub, const struct vub_device *dev, const char *path)
 int vub_serve(struct vub *vub);
 void vub_close(struct vub *vub);
 
+/*
+ * The pieces vub_serve() is made of, for fuzzing and tests that drive the
+ * backend without a listening socket: vub_init() a struct vub, set
+ * conn_fd (replies go there), then vub_handle_msg() each received message
+ * (0, or -EPROTO after a protocol error: drop the connection; an fd it
+ * keeps is taken out of @fds, the caller closes the rest), vub_kick_all() to
+ * serve every running queue as if kicked, vub_disconnect() to release
+ * everything the frontend set up and close conn_fd.
+ */
+void vub_init(struct vub *vub, const struct vub_device *dev);
+int vub_handle_msg(struct vub *vub, struct vhost_user_msg *m,
+		   struct vhost_user_fds *fds);
+void vub_kick_all(struct vub *vub);
+void vub_disconnect(struct vub *vub);
+
 /* Feature @bit negotiated? */
 static inline bool vub_has(const struct vub *vub, unsigned int bit)
 {

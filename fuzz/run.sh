@@ -17,7 +17,7 @@
 # (add it to fuzz/regress/TARGET/ once the bug is fixed).
 set -u
 cd "$(dirname "$0")/.."
-TARGETS="fuzz_vringh fuzz_virtqueue"
+TARGETS="fuzz_vringh fuzz_virtqueue fuzz_vhost_user"
 # Ring code that prints a message for every refusal must not fill the
 # disk or the log: the targets count messages instead (FUZZ_VERBOSE=1).
 COMMON=(-rss_limit_mb=4096 -timeout=60 -print_final_stats=1)

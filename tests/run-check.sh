@@ -595,6 +595,7 @@ ksrc_matrix() {
 		# pairing whose host side is the kernel's.
 		if [ "$host" = kernel ] && [ -z "${peers_done:-}" ]; then
 			peers_done=1
+			suite "$B/tests/vhost_hostile" "$B/vhost_dev"
 			PEER_PREFIX="$PREFIX" suite tests/peers/run.sh "$B"
 		fi
 	done
@@ -615,6 +616,7 @@ else
 	usage_errors
 	hostile
 	vhost_user_wire
+	suite "$B/tests/vhost_hostile" "$B/vhost_dev"
 	packed_matrix
 	in_order_matrix
 	in_order_usage_errors
