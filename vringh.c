@@ -46,8 +46,6 @@
 /* Most entries an iovec array may hold: the count must not reach the flag. */
 #define VRINGH_IOV_MAX		(VRINGH_IOV_ALLOCATED - 1)
 
-/* An indirect table's "next" is 16 bits wide: entries past this are dead. */
-#define VRINGH_TABLE_REACH	(1U << 16)
 
 /*
  * Accessor flavours.
@@ -152,6 +150,12 @@ struct vringh_walk {
 	u16 head;		/* for messages */
 	bool writable_seen;	/* a device-writable buffer came already */
 	u16 end;		/* split: the table entry after the chain's last */
+	/*
+	 * Split: the chain's descriptors so far, in the ring's table and in
+	 * an indirect table (not the descriptor pointing to the table).  A
+	 * driver must not make a chain longer than the queue size (2.7.5.3.1).
+	 */
+	unsigned int length;
 };
 
 static void vringh_forget_range(struct vringh_walk *walk)
@@ -179,6 +183,7 @@ vringh_walk_init(struct vringh_walk *walk, struct vringh *vrh,
 	walk->gfp = gfp;
 	walk->head = head;
 	walk->writable_seen = false;
+	walk->length = 0;
 
 	if (riov)
 		riov->i = riov->used = riov->consumed = 0;
@@ -496,6 +501,7 @@ static int vringh_init(struct vringh *vrh, u64 features, unsigned int num,
 	vrh->packed = false;
 	vrh->packed_descs = NULL;
 	vrh->packed_taken = NULL;
+	vrh->indirect = !!(features & (1ULL << VIRTIO_RING_F_INDIRECT_DESC));
 	vrh->in_order = !!(features & (1ULL << VIRTIO_F_IN_ORDER));
 	/* In order, the first chain starts at offset 0 (2.7.5). */
 	vrh->next_head = 0;
@@ -590,9 +596,27 @@ vringh_split_peek_head(const struct vringh *vrh,
 }
 
 /*
+ * Count one more descriptor of the chain, in the ring's table or in an
+ * indirect table.  2.7.5.3.1: "A driver MUST NOT create a descriptor chain
+ * longer than the Queue Size of the device", counting every descriptor that
+ * describes a buffer, direct or indirect.  It is also what bounds the work
+ * of one getdesc: at most num descriptors of the ring's table and num
+ * entries of an indirect table are read.
+ */
+static __always_inline bool vringh_split_count(struct vringh_walk *walk)
+{
+	if (likely(++walk->length <= walk->vrh->vring.num))
+		return true;
+	vringh_bad("chain at head %u has more than %u descriptors (ring and indirect table together): a chain may not be longer than the queue size",
+		   walk->head, walk->vrh->vring.num);
+	return false;
+}
+
+/*
  * Walk the indirect table that descriptor @at points to.  Its entries may
- * chain in any order; the walk visits at most as many entries as the table
- * can name, so a loop inside it ends.
+ * chain in any order.  A walk that visits more entries than the table has
+ * is a loop; one that makes the chain longer than the ring is refused
+ * before that, so a table larger than the ring ends no later.
  */
 static __always_inline int
 vringh_split_walk_table(struct vringh_walk *walk, u16 at,
@@ -601,9 +625,14 @@ vringh_split_walk_table(struct vringh_walk *walk, u16 at,
 	const struct vringh *vrh = walk->vrh;
 	u64 base = vringh64_to_cpu(vrh, ind->addr);
 	u32 len = vringh32_to_cpu(vrh, ind->len);
-	unsigned int size, limit, count = 0;
+	unsigned int size, count = 0;
 	u16 i = 0;
 
+	if (unlikely(!vrh->indirect)) {
+		vringh_bad("descriptor %u (head %u) is indirect, but VIRTIO_RING_F_INDIRECT_DESC was not negotiated",
+			   at, walk->head);
+		return -EINVAL;
+	}
 	if (unlikely(!len || len % sizeof(struct vring_desc))) {
 		vringh_bad("descriptor %u (head %u): indirect table of %u bytes is not a whole, nonzero number of %zu-byte descriptors",
 			   at, walk->head, len, sizeof(struct vring_desc));
@@ -613,18 +642,19 @@ vringh_split_walk_table(struct vringh_walk *walk, u16 at,
 		return -EINVAL;
 
 	size = len / sizeof(struct vring_desc);
-	limit = min(size, VRINGH_TABLE_REACH);
 
 	for (;;) {
 		struct vring_desc desc;
 		u16 flags, next;
 		int err;
 
-		if (unlikely(++count > limit)) {
+		if (unlikely(++count > size)) {
 			vringh_bad("indirect table at 0x%llx (head %u) chains through more than its %u entries: a loop",
-				   (unsigned long long)base, walk->head, limit);
+				   (unsigned long long)base, walk->head, size);
 			return -ELOOP;
 		}
+		if (unlikely(!vringh_split_count(walk)))
+			return -EINVAL;
 
 		err = vringh_walk_read(walk, &desc,
 				       base + (u64)i * sizeof(desc),
@@ -655,15 +685,22 @@ vringh_split_walk_table(struct vringh_walk *walk, u16 at,
 				   next, size);
 			return -EINVAL;
 		}
+		/* In order, table entries are used 0, 1, 2, ... (2.7.5.3.1). */
+		if (vrh->in_order && unlikely(next != i + 1)) {
+			vringh_bad("indirect table at 0x%llx (head %u): entry %u chains to %u, but in order (VIRTIO_F_IN_ORDER) it must be %u",
+				   (unsigned long long)base, walk->head, i,
+				   next, i + 1);
+			return -EINVAL;
+		}
 		i = next;
 	}
 }
 
 /*
- * Walk the chain that starts at descriptor @head of the ring's table.  A
- * descriptor of the table may point to an indirect table and still chain
- * on with NEXT.  Every table descriptor counts, empty or indirect, so a
- * chain that visits more than num of them must be a loop.
+ * Walk the chain that starts at descriptor @head of the ring's table: zero
+ * or more direct descriptors, then at most one that points to an indirect
+ * table, which ends the chain (2.7.5.3.1: not both INDIRECT and NEXT).  A
+ * chain that visits more than num descriptors of the table must be a loop.
  */
 static __always_inline int vringh_split_walk(struct vringh_walk *walk)
 {
@@ -691,13 +728,21 @@ static __always_inline int vringh_split_walk(struct vringh_walk *walk)
 		}
 
 		flags = vringh16_to_cpu(vrh, desc.flags);
-		if (unlikely(flags & VRING_DESC_F_INDIRECT))
+		if (unlikely(flags & VRING_DESC_F_INDIRECT)) {
+			if (unlikely(flags & VRING_DESC_F_NEXT)) {
+				vringh_bad("descriptor %u (head %u) has both INDIRECT and NEXT: an indirect descriptor must end its chain",
+					   i, walk->head);
+				return -EINVAL;
+			}
 			err = vringh_split_walk_table(walk, i, &desc);
-		else
+		} else {
+			/* Never past num: count is at least as far. */
+			walk->length++;
 			err = vringh_walk_add(walk,
 					      vringh64_to_cpu(vrh, desc.addr),
 					      vringh32_to_cpu(vrh, desc.len),
 					      flags & VRING_DESC_F_WRITE);
+		}
 		if (err)
 			return err;
 
@@ -1072,6 +1117,7 @@ static int vringh_init_packed(struct vringh *vrh, u64 features,
 	vrh->packed_descs = descs;
 	vrh->packed_taken = (u16 *)(descs + num);
 	vrh->packed_take_idx = 0;
+	vrh->indirect = !!(features & (1ULL << VIRTIO_RING_F_INDIRECT_DESC));
 	vrh->in_order = !!(features & (1ULL << VIRTIO_F_IN_ORDER));
 	vrh->next_head = 0;
 	vrh->packed_use_idx = 0;
@@ -1128,6 +1174,11 @@ vringh_packed_walk_table(struct vringh_walk *walk, u16 at,
 	u32 len = le32_to_cpu(ind->len);
 	unsigned int size, i, j, n;
 
+	if (unlikely(!walk->vrh->indirect)) {
+		vringh_bad("descriptor %u is indirect, but VIRTIO_RING_F_INDIRECT_DESC was not negotiated",
+			   at);
+		return -EINVAL;
+	}
 	if (unlikely(!len || len % sizeof(struct vring_packed_desc))) {
 		vringh_bad("descriptor %u: indirect table of %u bytes is not a whole, nonzero number of %zu-byte descriptors",
 			   at, len, sizeof(struct vring_packed_desc));
@@ -1135,7 +1186,7 @@ vringh_packed_walk_table(struct vringh_walk *walk, u16 at,
 	}
 	size = len / sizeof(struct vring_packed_desc);
 	if (unlikely(size > num)) {
-		vringh_bad("descriptor %u: indirect table at 0x%llx has %u entries, more than the ring's %u",
+		vringh_bad("descriptor %u: indirect table at 0x%llx has %u entries, more than the ring's %u: a list may not be longer than the queue size",
 			   at, (unsigned long long)base, size, num);
 		return -EINVAL;
 	}

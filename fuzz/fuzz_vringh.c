@@ -83,6 +83,7 @@ static struct st {
 	/* configuration */
 	unsigned int num;
 	bool event_idx, version_1, kern, slow, outside_window;
+	bool indirect;		/* VIRTIO_RING_F_INDIRECT_DESC */
 	struct { uint64_t s, e; } range[MAX_RANGES];	/* guest, inclusive */
 	unsigned int nranges;
 	size_t rsize;
@@ -1021,8 +1022,11 @@ static void op_model_add(struct fin *in)
 	}
 	b.nseg = nseg;
 
-	/* An indirect table where the host may read it, clear of others. */
-	if (want_indirect) {
+	/*
+	 * An indirect table where the host may read it, clear of others: only
+	 * if negotiated, and no longer than the ring (2.7.5.3.1, 2.8.18).
+	 */
+	if (want_indirect && s.indirect && nseg <= s.num) {
 		uint32_t tlen = nseg * sizeof(struct vring_desc), o;
 		uint32_t l = tlen;
 
@@ -1280,6 +1284,7 @@ static void setup(struct fin *in)
 		features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
 	if (cfg & 4)
 		features |= 1ULL << VIRTIO_F_VERSION_1;
+	s.indirect = cfg & 1;
 	s.event_idx = cfg & 2;
 	s.version_1 = cfg & 4;
 	s.kern = cfg & 8;

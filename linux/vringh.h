@@ -88,6 +88,12 @@ struct vringh {
 	u16 *packed_taken;
 	unsigned int packed_take_idx;
 
+	/*
+	 * VIRTIO_RING_F_INDIRECT_DESC was negotiated: Linux 6.12's vringh
+	 * takes indirect tables whether it was or not.
+	 */
+	bool indirect;
+
 	/* VIRTIO_F_IN_ORDER: not in Linux 6.12's vringh either. */
 	bool in_order;
 	u16 next_head;
