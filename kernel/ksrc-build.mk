@@ -35,4 +35,4 @@ ksrc/vringh.o: $(KSRC)/drivers/vhost/vringh.c
 ksrc/virtio_ring.o ksrc/vringh.o: $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter %.c,$^)
+	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
