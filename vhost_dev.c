@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/virtio_config.h>
@@ -38,7 +39,8 @@ static const char usage_text[] =
 "     1000000) sent on the receive queue with --window=N in flight (default\n"
 "     128), each checked when the driver sends it back\n"
 "Prints \"listening on PATH\" once ready; per frontend one line \"frontend: N\n"
-"messages, N errors\"; at exit the device's counters.  A protocol error\n"
+"messages, N errors, features 0x...\"; at exit the device's counters and\n"
+"\"cpu: user S s, system S s\".  A protocol error\n"
 "prints one line \"vhost-user: REQUEST: why\" and drops the frontend.\n"
 "Exit status: 0; 1 on a socket error; 2 on a usage error.\n";
 
@@ -241,6 +243,14 @@ int main(int argc, char **argv)
 			rig_die("msync");
 	} else {
 		net_model_report(&net, stdout);
+	}
+	{
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		printf("cpu: user %.3f s, system %.3f s\n",
+		       ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+		       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
 	}
 	return err && err != -EPROTO && err != -EINTR ? 1 : 0;
 }

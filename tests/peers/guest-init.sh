@@ -4,6 +4,7 @@
 # /init of the test guest (tests/peers/guest-build.sh).  What it does comes
 # from the kernel command line, which the kernel passes on as environment:
 #   rigblk=1                  read all of /dev/vda, print its size and sum
+#   rigbs=BYTES               the size of each read (default 1 MiB)
 #   rigwrite=OFF,LEN,SEED     then write the pattern there (and fsync)
 #   rignet=N                  send N frames on eth0, check they come back
 # It prints one line "RIG-RESULT ..." (every field key=value, "error" set
@@ -21,7 +22,7 @@ wait_for() {
 	[ -e "$1" ]
 }
 if [ -n "$rigblk" ]; then
-	if wait_for /dev/vda && out=$(guest_io sum /dev/vda); then
+	if wait_for /dev/vda && out=$(guest_io sum /dev/vda $rigbs); then
 		set -- $out
 		res="$res blk_bytes=$2 blk_sum=$3 blk_mbps=$4"
 		res="$res blk_features=$(cat /sys/block/vda/device/features)"

@@ -5,7 +5,8 @@
  * guest and the host compute the same checksum and the same pattern).
  *
  *   guest_io mkdisk FILE SIZE SEED       host: a disk image of SIZE bytes
- *   guest_io sum DEV|FILE                read it all: "sum BYTES HEX MB/S"
+ *   guest_io sum DEV|FILE [BS]           read it all, BS bytes a read (default
+ *                                        1 MiB): "sum BYTES HEX MB/S"
  *   guest_io write DEV OFF LEN SEED      write the pattern, then fsync
  *   guest_io verify FILE OFF LEN SEED    host: is the pattern there?
  *   guest_io net IFNAME COUNT            send COUNT frames, check each one
@@ -42,7 +43,7 @@ static void usage(const char *why)
 }
 
 static const char help[] =
-	"Usage: guest_io mkdisk FILE SIZE SEED | sum DEV | write DEV OFF LEN SEED\n"
+	"Usage: guest_io mkdisk FILE SIZE SEED | sum DEV [BS] | write DEV OFF LEN SEED\n"
 	"       | verify FILE OFF LEN SEED | net IFNAME COUNT\n";
 
 static uint64_t num(const char *s)
@@ -128,7 +129,7 @@ static int do_mkdisk(const char *path, uint64_t size, uint64_t seed)
 }
 
 /* Word-wise FNV-1a: fast enough for 64 MiB in an emulated guest. */
-static int do_sum(const char *path)
+static int do_sum(const char *path, uint64_t bs)
 {
 	uint64_t *buf = chunk_buf(), h = 0xcbf29ce484222325ull, total = 0;
 	double busy = 0;
@@ -136,7 +137,7 @@ static int do_sum(const char *path)
 
 	for (;;) {
 		double t = now();
-		ssize_t n = read(fd, buf, CHUNK), i;
+		ssize_t n = read(fd, buf, bs), i;
 
 		busy += now() - t;
 		if (n < 0) {
@@ -285,8 +286,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(m, "mkdisk") && argc == 5)
 		return do_mkdisk(argv[2], num(argv[3]), num(argv[4]));
-	if (!strcmp(m, "sum") && argc == 3)
-		return do_sum(argv[2]);
+	if (!strcmp(m, "sum") && (argc == 3 || argc == 4)) {
+		uint64_t bs = argc == 4 ? num(argv[3]) : CHUNK;
+
+		if (bs < 512 || bs > CHUNK || bs % 512)
+			usage("BS must be a multiple of 512 from 512 to 1 MiB");
+		return do_sum(argv[2], bs);
+	}
 	if (!strcmp(m, "write") && argc == 6)
 		return do_write(argv[2], num(argv[3]), num(argv[4]), num(argv[5]), 0);
 	if (!strcmp(m, "verify") && argc == 6)

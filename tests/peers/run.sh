@@ -30,103 +30,14 @@ pass() { echo "PASS: $P$1"; }
 fail() { echo "FAIL: $P$1"; shift; [ $# -gt 0 ] && printf '  %s\n' "$@"; }
 skip() { echo "SKIP: $P$1: $2"; }
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/rig-peers.XXXXXX")
-PIDS=""
-cleanup() {
-	local p
-	for p in $PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-	rm -rf "$T" "/var/run/dpdk/rig-peers-$$"
-}
-trap cleanup EXIT
-
+. tests/peers/lib.sh
 VHOST_DEV=$B/vhost_dev
 if [ ! -x "$VHOST_DEV" ]; then
 	fail "peers: $VHOST_DEV is not built"
 	exit 1
 fi
-OFFERED=$("$VHOST_DEV" --type=blk --print-features | sed -n 's/^features //p')
-HOST_IMPL=$("$VHOST_DEV" --version 2>&1 | sed -n 's/.*host ring code: \([^,]*\).*/\1/p')
-has_bit() { (( ($1 >> $2) & 1 )); }
-
-# start_dev NAME ARGS...: vhost_dev in the background, listening on
-# $T/NAME.sock, its output in $T/NAME.out/.err.  Waits for it to listen.
-start_dev() {
-	local name=$1 i
-	shift
-	rm -f "$T/$name.out" "$T/$name.err"
-	"$VHOST_DEV" --socket="$T/$name.sock" --conns=1 "$@" >"$T/$name.out" 2>"$T/$name.err" &
-	DEV_PID=$!
-	PIDS="$PIDS $DEV_PID"
-	for ((i = 0; i < 100; i++)); do
-		grep -q '^listening on' "$T/$name.out" 2>/dev/null && return 0
-		kill -0 "$DEV_PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	return 1
-}
-
-# stop_dev PID: it exits by itself once its one frontend is gone.
-stop_dev() {
-	local i
-	for ((i = 0; i < 40; i++)); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
-}
-
-# The features the frontend acked, from vhost_dev's "frontend:" line.
-acked() { sed -n 's/^frontend: .* features \(0x[0-9a-f]*\)$/\1/p' "$1" | tail -n 1; }
-
-# ---- The guest ----
-
-GUEST_OK=""
-guest_ready() {
-	local out
-	[ -n "$GUEST_OK" ] && { [ "$GUEST_OK" = yes ]; return; }
-	GUEST_OK=no
-	if ! command -v qemu-system-x86_64 >/dev/null; then
-		GUEST_WHY="no qemu-system-x86_64 (apt-get install qemu-system-x86)"
-		return 1
-	fi
-	QBOOT=/usr/share/qemu/qboot.rom
-	if [ ! -f "$QBOOT" ]; then
-		GUEST_WHY="no $QBOOT (apt-get install qemu-system-data)"
-		return 1
-	fi
-	out=$(tests/peers/guest-build.sh "$GUEST_DIR" 2>&1)
-	case $? in
-	0) ;;
-	77) GUEST_WHY=$(head -n 1 <<<"$out"); return 1 ;;
-	*) GUEST_WHY="guest-build.sh failed: $(tail -n 1 <<<"$out")"; return 1 ;;
-	esac
-	if ! cc -O2 -o "$T/guest_io" tests/peers/guest_io.c; then
-		GUEST_WHY="cannot build the host's guest_io"
-		return 1
-	fi
-	GUEST_OK=yes
-}
-
-# boot NAME CMDLINE QEMU-ARGS...: boot the guest, its console in
-# $T/NAME.console; sets RESULT (the RIG-RESULT line) and BOOT_S.
-boot() {
-	local name=$1 cmdline=$2 t0 t1
-	shift 2
-	t0=$(date +%s%N)
-	timeout 90 qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nographic -no-reboot \
-		-bios "$QBOOT" -object memory-backend-memfd,id=mem,size=256M,share=on \
-		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz" \
-		-initrd "$GUEST_DIR/initramfs.gz" \
-		-append "console=ttyS0 quiet panic=-1 $cmdline" "$@" \
-		</dev/null >"$T/$name.console" 2>&1
-	BOOT_RC=$?
-	t1=$(date +%s%N)
-	BOOT_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
-	RESULT=$(grep -a '^RIG-RESULT' "$T/$name.console" | tr -d '\r' | tail -n 1)
-}
-
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $RESULT"; }
+OFFERED=$(offered "$VHOST_DEV")
+HOST_IMPL=$(host_impl "$VHOST_DEV")
 
 # guest_blk NAME QEMU-DEVICE-OPTIONS [net]: one boot with a vhost-user-blk
 # device (and with "net", a vhost-user virtio-net device too).
@@ -142,7 +53,7 @@ guest_blk() {
 		return
 	fi
 	if [ $want_packed = 1 ] && ! has_bit "$OFFERED" 34; then
-		skip "$name" "the host ring code ($HOST_IMPL vringh) has no packed ring"
+		skip "$name" "the host ring code ($HOST_IMPL vringh) has no $(bit_name 34)"
 		return
 	fi
 	"$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" "$SEED" || { fail "$name" "mkdisk"; return; }
@@ -205,6 +116,14 @@ guest_blk() {
 
 # ---- DPDK ----
 
+bit_name() {
+	case $1 in
+	34) echo "packed ring (VIRTIO_F_RING_PACKED)" ;;
+	35) echo "in-order support (VIRTIO_F_IN_ORDER)" ;;
+	*) echo "feature bit $1" ;;
+	esac
+}
+
 dpdk_run() {
 	local name=$1 devargs=$2 want_bits=$3 pmd_pid dev_pid i a why=()
 	if ! command -v dpdk-testpmd >/dev/null; then
@@ -213,7 +132,7 @@ dpdk_run() {
 	fi
 	for i in $want_bits; do
 		if ! has_bit "$OFFERED" "$i"; then
-			skip "$name" "the host ring code ($HOST_IMPL vringh) lacks feature bit $i"
+			skip "$name" "the host ring code ($HOST_IMPL vringh) has no $(bit_name "$i")"
 			return
 		fi
 	done
@@ -236,6 +155,7 @@ dpdk_run() {
 	done
 	kill -INT "$pmd_pid" 2>/dev/null
 	wait "$pmd_pid" 2>/dev/null
+	forget_pid "$pmd_pid"
 	stop_dev "$dev_pid"
 	rm -rf "/var/run/dpdk/rig-peers-$$"
 	grep -q "^net: mode=source rx=$FRAMES tx=$FRAMES returned=$FRAMES dropped=0 bad=0 " "$T/dpdk.out" ||
