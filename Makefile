@@ -17,6 +17,7 @@ LDFLAGS ?=
 # $(RIG_OBJS), plus $(NAME-objs) and $(NAME-libs) where a program needs
 # more.  A new program is one line here.
 PROGS += vringh_test
+vringh_test-objs := vringh_scenarios.o vringh_parallel.o
 PROGS += virtio_test
 PROGS += vring_bench
 PROGS += tests/hostile
@@ -28,10 +29,11 @@ vhost_dev-objs := vhost_models.o vhost_user_back.o vhost_user.o
 PROGS += tests/vhost_hostile
 tests/vhost_hostile-objs := vhost_user.o
 
-# The objects every program links: the harness, the driver side (guest)
-# and the device side (host) of the ring, and the linux/ shims.  GUEST_OBJS
-# and HOST_OBJS are the rig's or a kernel tree's (rules.mk).
-RIG_OBJS = harness.o $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o
+# The objects every program links: the harness (harness.h), the driver
+# side (guest) and the device side (host) of the ring, and the linux/
+# shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk).
+HARNESS_OBJS := harness.o cli.o queue.o host.o mockdev.o
+RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o
 
 # Stand-alone tools: NAME.c with libc and libm only.
 TOOLS += stats

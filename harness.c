@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The rig's shared harness: see harness.h. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -74,7 +75,14 @@ bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
 	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
 		return false;
 	errno = 0;
-	v = strtoul(s, &end, 0);
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		if (!isxdigit((unsigned char)*s))
+			return false;
+		v = strtoul(s, &end, 16);
+	} else {
+		v = strtoul(s, &end, 10);
+	}
 	if (errno || *end || v < min || v > max)
 		return false;
 	*out = v;
@@ -138,6 +146,43 @@ void rig_pin_thread(int cpu)
 		errno = err;
 		rig_die("cannot pin to CPU %d", cpu);
 	}
+}
+
+bool rig_cpu_allowed(long cpu)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		rig_die("sched_getaffinity");
+	return cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set);
+}
+
+const char *rig_cpus_allowed_list(void)
+{
+	static char buf[256];
+	size_t used = 0;
+	int cpu, first = -1;
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		rig_die("sched_getaffinity");
+	buf[0] = 0;
+	for (cpu = 0; cpu <= CPU_SETSIZE; cpu++) {
+		bool in = cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set);
+
+		if (in && first < 0)
+			first = cpu;
+		if (in || first < 0 || used >= sizeof(buf) - 24)
+			continue;
+		if (cpu - 1 > first)
+			used += snprintf(buf + used, sizeof(buf) - used, "%s%d-%d",
+					 used ? "," : "", first, cpu - 1);
+		else
+			used += snprintf(buf + used, sizeof(buf) - used, "%s%d",
+					 used ? "," : "", first);
+		first = -1;
+	}
+	return buf;
 }
 
 #if defined(__SANITIZE_THREAD__)
@@ -222,7 +267,9 @@ bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms)
 
 	do
 		n = poll(&p, 1, timeout_ms);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && errno == EINTR && !rig_interrupted);
+	if (n < 0 && errno == EINTR)
+		return false;		/* Ctrl-C: see rig_catch_interrupt() */
 	if (n < 0)
 		rig_die("poll");
 	if (n == 0)

@@ -1,19 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every rig program needs and none should write twice: checks that
- * stop with a location, number parsing, build information, CPU choice and
- * pinning, shared memory mapped at two addresses, notification channels and
- * the guest-address translation a vringh getrange callback performs.
+ * What every rig program needs and none should write twice.  One header,
+ * five files behind it (linked as an archive, so a program takes only the
+ * parts it uses), one idea each:
  *
- * Programs include this and the kernel API headers; nothing here reaches
- * into a ring implementation's private state.
+ *   harness.c  checks that stop with a location, number parsing, build
+ *              information, CPU choice and pinning, shared memory mapped at
+ *              two addresses, notification channels, the guest-address
+ *              translation a vringh getrange callback performs;
+ *   cli.c      the command line: exit statuses, usage errors, SKIPs,
+ *              progress on a terminal, Ctrl-C;
+ *   queue.c    a device struct, a split or packed queue made with the
+ *              linked driver (the rig's or a kernel tree's), and what the
+ *              linked ring code can do (SKIP unless it can);
+ *   host.c     the ring as the host sees it, and vringh on that ring;
+ *   mockdev.c  a device played by hand, step by step (see mockdev.h).
+ *
+ * Programs include this after the kernel API headers; nothing here reaches
+ * into a ring implementation's private state, so everything works the same
+ * against a kernel tree's ring code (make KSRC=...).
  */
 #ifndef RIG_HARNESS_H
 #define RIG_HARNESS_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <linux/virtio.h>
+#include <linux/virtio_ring.h>
 
 /* Stop the program with the failing condition and its location. */
 #define CHECK(cond) do {						\
@@ -39,7 +58,8 @@ void rig_die(const char *fmt, ...)
 
 /*
  * Parse a whole decimal (or 0x hex) number in [min, max].  False (and
- * nothing stored) for anything else: empty, trailing junk, out of range.
+ * nothing stored) for anything else: empty, signs, spaces, trailing junk,
+ * out of range.  A leading 0 is decimal, never octal: "010" is ten.
  */
 bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
 		     unsigned long *out);
@@ -60,6 +80,10 @@ int rig_cpus_allowed(void);
 int rig_pick_two_cpus(int *a, int *b);
 /* Pin the calling thread to @cpu; dies on failure. */
 void rig_pin_thread(int cpu);
+/* May this process run on @cpu? */
+bool rig_cpu_allowed(long cpu);
+/* The CPUs this process may run on, as a list like "0-1" or "0,2,5-7". */
+const char *rig_cpus_allowed_list(void);
 
 /*
  * Anonymous shared memory (memfd: private to this run, nothing in the file
@@ -89,7 +113,8 @@ void rig_chan_signal(struct rig_chan *c);
 void rig_chan_wait(struct rig_chan *c);
 /*
  * As rig_chan_wait(), but wait with poll() for at most @timeout_ms (negative:
- * for ever).  False if it timed out, with nothing swallowed.
+ * for ever).  False if it timed out, or Ctrl-C came (rig_interrupted), with
+ * nothing swallowed.
  */
 bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms);
 
@@ -105,5 +130,146 @@ struct vringh_range;
 
 void rig_user_map(const void *guest, void *host, size_t size, bool slow);
 bool rig_getrange(struct vringh *vrh, uint64_t addr, struct vringh_range *r);
+
+/*
+ * ---- The command line (cli.c) ----
+ *
+ * Exit statuses, the same in every program (README, "Exit status"):
+ */
+#define RIG_EXIT_OK		0	/* did what was asked, every check held */
+#define RIG_EXIT_FAIL		1	/* a check failed, or a run-time error */
+#define RIG_EXIT_USAGE		2	/* bad command line: nothing was run */
+#define RIG_EXIT_SKIP		77	/* the linked ring code lacks a feature */
+#define RIG_EXIT_INTERRUPTED	130	/* Ctrl-C (128 + SIGINT), figures so far */
+
+/*
+ * A usage error: "PROG: <what is wrong>" and "try 'PROG --help'" on stderr,
+ * exit RIG_EXIT_USAGE.  rig_usage_hint() prints only the second line, for
+ * when getopt has already said what was wrong.
+ */
+void rig_usage_error(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+void rig_usage_hint(void) __attribute__((noreturn));
+
+/*
+ * A SKIP: "PROG: <why>" on stdout (the check runner shows it as the
+ * reason), exit RIG_EXIT_SKIP.
+ */
+void rig_skip(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+
+/*
+ * Ctrl-C.  After rig_catch_interrupt(), SIGINT sets rig_interrupted instead
+ * of killing the program, and interrupts (EINTR) what the thread it hits
+ * was blocked in.  Threads made with rig_thread_create() block SIGINT, so
+ * it always hits the thread that called rig_catch_interrupt().
+ */
+extern volatile sig_atomic_t rig_interrupted;
+void rig_catch_interrupt(void);
+/* pthread_create() with SIGINT blocked in the new thread; dies on failure. */
+void rig_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
+
+/*
+ * Progress on stderr, only when stderr is a terminal: at most once a
+ * second, one line rewritten in place, "PROG: DONE of TOTAL UNIT", erased
+ * by rig_progress_end().  Cheap to call often: it reads a coarse clock.
+ */
+struct rig_progress {
+	bool on;
+	bool hex;		/* print the counts in hex */
+	const char *unit;
+	unsigned long total;
+	struct timespec next;
+};
+
+void rig_progress_init(struct rig_progress *p, const char *unit,
+		       unsigned long total, bool hex);
+void rig_progress_show(struct rig_progress *p, unsigned long done);
+void rig_progress_end(struct rig_progress *p);
+
+/*
+ * ---- Devices and queues (queue.c) ----
+ */
+#define RIG_RING_ALIGN		4096	/* split rings: the used ring's alignment */
+#define RIG_RING_MAX		32768	/* most entries a ring may have */
+
+/* A virtio_device with nothing but @features, ready for queues. */
+void rig_vdev_init(struct virtio_device *vdev, u64 features);
+
+/* A queue's ring: its parts, as one side sees them. */
+struct rig_ring {
+	unsigned int num;
+	bool packed;
+	struct vring vring;			/* split */
+	struct vring_packed vring_packed;	/* packed */
+};
+
+/* Bytes a ring of @num entries takes on memory given to rig_queue_create(). */
+size_t rig_ring_bytes(unsigned int num, bool packed);
+
+/* A driver's queue and where its ring is. */
+struct rig_queue {
+	struct virtqueue *vq;
+	struct rig_ring ring;		/* the driver's view */
+	void *owned;			/* ring memory the harness allocated */
+};
+
+/*
+ * Make a queue of @num entries with the linked driver: split, or packed if
+ * @vdev has VIRTIO_F_RING_PACKED.  The ring goes on @mem (zeroed first,
+ * rig_ring_bytes() long, 4096-aligned), or with @mem NULL on memory the
+ * harness allocates.  A kernel tree's driver cannot put a packed ring on
+ * given memory: vring_create_virtqueue() allocates it, @mem is unused, and
+ * the ring is wherever virtqueue_get_desc_addr() and friends say.
+ * False (nothing to destroy) if the driver refused.
+ */
+bool rig_queue_create(struct rig_queue *q, struct virtio_device *vdev,
+		      unsigned int num, void *mem, bool ctx,
+		      bool (*notify)(struct virtqueue *),
+		      void (*callback)(struct virtqueue *), const char *name);
+/* As rig_queue_create(), dying if the driver refuses. */
+void rig_queue_make(struct rig_queue *q, struct virtio_device *vdev,
+		    unsigned int num, void *mem, bool ctx,
+		    bool (*notify)(struct virtqueue *),
+		    void (*callback)(struct virtqueue *), const char *name);
+void rig_queue_destroy(struct rig_queue *q);
+
+/* Which rings and features the linked host and guest code have. */
+bool rig_host_has_packed(void);		/* vringh_init_packed_*() */
+bool rig_host_has_in_order(void);	/* vringh_complete_batch_*() */
+/* Does the driver keep VIRTIO_F_IN_ORDER (vring_transport_features())? */
+bool rig_guest_keeps_in_order(void);
+
+/*
+ * SKIP (exit 77) unless the linked code has what @opt (an option name, for
+ * the message) needs: a packed vringh; VIRTIO_F_IN_ORDER in the driver and,
+ * if @host, in vringh.
+ */
+void rig_require_packed_host(const char *opt);
+void rig_require_in_order(const char *opt, bool host);
+
+/*
+ * ---- The host's side of a queue (host.c) ----
+ *
+ * @guest's ring as the host's _user accessors reach it: through @shm's
+ * host mapping when the ring is in @shm, else (a kernel driver's packed
+ * ring) at the same addresses, the "user" window widened to take them in.
+ */
+void rig_ring_host_view(struct rig_ring *host, const struct rig_ring *guest,
+			const struct rig_shm *shm);
+
+/*
+ * vringh on @ring (a host view for _user, a view the host can dereference
+ * for _kern): vringh_init_{user,kern}() or, packed,
+ * vringh_init_packed_{user,kern}().  Returns what they return; -ENOSYS
+ * for a packed ring without a packed vringh.  rig_vringh_cleanup() frees
+ * what a packed vringh allocated (a split one allocates nothing).
+ */
+struct vringh;
+int rig_vringh_init_user(struct vringh *vrh, u64 features,
+			 const struct rig_ring *ring);
+int rig_vringh_init_kern(struct vringh *vrh, u64 features,
+			 const struct rig_ring *ring);
+void rig_vringh_cleanup(struct vringh *vrh, const struct rig_ring *ring);
 
 #endif /* RIG_HARNESS_H */

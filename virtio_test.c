@@ -54,6 +54,7 @@
 #include <linux/vringh.h>
 
 #include "harness.h"
+#include "mockdev.h"
 
 #ifdef vringh_init_packed_user
 #define HAVE_PACKED_HOST	1
@@ -66,12 +67,13 @@
 #define HAVE_IN_ORDER_HOST	0
 #endif
 
-#define RING_NUM	256
-#define RING_ALIGN	4096
+#define RING_SIZE	256
 #define BUF_LEN		1024
 #define BUF_WORDS	(BUF_LEN / sizeof(u64))
 #define DEFAULT_BUFS	0x100000UL
 #define CALL_TIMEOUT_MS	10000	/* no call for this long: a lost notification */
+/* --device-bug: the driver caught the device's bug, as it must. */
+#define EXIT_BUG_CAUGHT	3
 
 enum device_bug { BUG_NONE, BUG_WRONG_ID, BUG_LONG_LEN };
 
@@ -81,7 +83,7 @@ static struct {
 	bool packed;
 	bool in_order;
 	unsigned long used_batch; /* --in-order=N: most buffers per used entry */
-	unsigned long batch;	/* 0: random, 1..RING_NUM per round */
+	unsigned long batch;	/* 0: random, 1..RING_SIZE per round */
 	unsigned long reset;	/* 0: never */
 	unsigned long bufs;
 	enum device_bug bug;
@@ -90,21 +92,19 @@ static struct {
 		    1ULL << VIRTIO_RING_F_EVENT_IDX |
 		    1ULL << VIRTIO_F_VERSION_1,
 	.batch = 1,
-	.used_batch = RING_NUM,
+	.used_batch = RING_SIZE,
 	.bufs = DEFAULT_BUFS,
 };
 
 static struct rig_chan kick, call;
 
-/* Ring memory and buffers: buffer n lives in slot n % RING_NUM. */
+/* Ring memory and buffers: buffer n lives in slot n % RING_SIZE. */
 static void *ring;
 static u64 *slots;
-/* A packed queue's ring parts, wherever queue_create() found them. */
-static struct vring_packed packed_ring;
 
 static u64 *slot(unsigned long n)
 {
-	return slots + (n % RING_NUM) * BUF_WORDS;
+	return slots + (n % RING_SIZE) * BUF_WORDS;
 }
 
 /* Word @i of buffer @n: no two buffers (and no two words) look alike. */
@@ -112,6 +112,17 @@ static u64 pattern(unsigned long n, unsigned int i)
 {
 	return ((u64)n << 7 | i) * 0x9e3779b97f4a7c15ULL;
 }
+
+/* The driver (its code is below the device's). */
+static struct {
+	struct virtio_device vdev;
+	struct rig_queue q;
+	struct virtqueue *vq;		/* q.vq */
+	unsigned long started, completed, next_reset;
+	unsigned long long spurious;
+	u64 random;
+	char why[160];		/* why the driver broke the queue */
+} drv = { .random = 0x5eed5eed5eed5eedULL };
 
 /*
  * The device.
@@ -144,67 +155,34 @@ static void __attribute__((format(printf, 1, 2))) device_fail(const char *fmt, .
 	rig_chan_signal(&call);		/* don't leave the driver waiting */
 }
 
-#if HAVE_PACKED_HOST
 /*
  * --device-bug=wrong-id on a packed ring: vringh refuses to complete an
- * id it did not hand out, so write the broken used descriptor by hand, at
- * the used offset vringh would write next (struct vringh's public state).
+ * id it did not hand out, so the mock device (mockdev.h) writes the broken
+ * used descriptor, at the used offset vringh would write next (struct
+ * vringh's public state).
  */
 static void device_bad_used_packed(void)
 {
-	struct vring_packed_desc *d =
-		&dev.vrh.vring_packed.desc[dev.vrh.last_used_idx];
-	u16 flags = dev.vrh.used_wrap_counter ?
-		    1 << VRING_PACKED_DESC_F_AVAIL | 1 << VRING_PACKED_DESC_F_USED : 0;
+	struct mockdev liar;
 
-	WRITE_ONCE(d->id, cpu_to_le16(dev.vrh.vring.num + 1));
-	WRITE_ONCE(d->len, cpu_to_le32(0));
-	virtio_wmb(true);
-	WRITE_ONCE(d->flags, cpu_to_le16(flags));
-}
-
-static void device_init_packed(void)
-{
-	CHECK(vringh_init_packed_kern(&dev.vrh, opt.features, RING_NUM, true,
-				      packed_ring.desc, packed_ring.driver,
-				      packed_ring.device) == 0);
-}
-
-static void device_cleanup_packed(void)
-{
-	vringh_cleanup(&dev.vrh);
+	mockdev_init(&liar, &drv.vdev, &drv.q.ring);
+	mockdev_write_used_packed(&liar, dev.vrh.last_used_idx, RING_SIZE + 1, 0,
+				  mockdev_used_flags(dev.vrh.used_wrap_counter, 0));
 }
 
 /* After a stop: each buffer took one descriptor, and all came back. */
 static void device_check_stopped_packed(u16 taken)
 {
 	const struct vringh *v = &dev.vrh;
-	bool lap = !((taken / RING_NUM) & 1);
+	bool lap = !((taken / RING_SIZE) & 1);
 
-	CHECKF(v->last_avail_idx == taken % RING_NUM &&
-	       v->last_used_idx == taken % RING_NUM &&
+	CHECKF(v->last_avail_idx == taken % RING_SIZE &&
+	       v->last_used_idx == taken % RING_SIZE &&
 	       v->avail_wrap_counter == lap && v->used_wrap_counter == lap,
 	       "device stopped at avail %u/%u used %u/%u, expected %u/%u",
 	       v->last_avail_idx, v->avail_wrap_counter, v->last_used_idx,
-	       v->used_wrap_counter, taken % RING_NUM, lap);
+	       v->used_wrap_counter, taken % RING_SIZE, lap);
 }
-#else
-static void device_bad_used_packed(void)
-{
-}
-
-static void device_init_packed(void)
-{
-}
-
-static void device_cleanup_packed(void)
-{
-}
-
-static void device_check_stopped_packed(u16 taken __attribute__((unused)))
-{
-}
-#endif
 
 /* Tell the driver about used buffers if it wants; false on error. */
 static bool device_notify(void)
@@ -364,23 +342,11 @@ static void *device_thread(void *arg __attribute__((unused)))
 /* Start the device on a freshly created ring: its indices start at 0. */
 static void device_start(void)
 {
-	struct vring vr;
-	int err;
-
-	if (opt.packed) {
-		device_init_packed();
-	} else {
-		vring_init(&vr, RING_NUM, ring, RING_ALIGN);
-		CHECK(vringh_init_kern(&dev.vrh, opt.features, RING_NUM, true,
-				       vr.desc, vr.avail, vr.used) == 0);
-	}
+	/* Device and driver share this process: the driver's view will do. */
+	CHECK(rig_vringh_init_kern(&dev.vrh, opt.features, &drv.q.ring) == 0);
 	dev.ring_base = dev.done;
 	dev.stop = 0;
-	err = pthread_create(&dev.thread, NULL, device_thread, NULL);
-	if (err) {
-		errno = err;
-		rig_die("pthread_create");
-	}
+	rig_thread_create(&dev.thread, device_thread, NULL);
 	dev.running = true;
 }
 
@@ -393,21 +359,8 @@ static void device_stop(void)
 	rig_chan_signal(&kick);
 	pthread_join(dev.thread, NULL);
 	dev.running = false;
-	if (opt.packed)
-		device_cleanup_packed();
+	rig_vringh_cleanup(&dev.vrh, &drv.q.ring);
 }
-
-/*
- * The driver.
- */
-static struct {
-	struct virtio_device vdev;
-	struct virtqueue *vq;
-	unsigned long started, completed, next_reset;
-	unsigned long long spurious;
-	u64 random;
-	char why[160];		/* why the driver broke the queue */
-} drv = { .random = 0x5eed5eed5eed5eedULL };
 
 static bool notify_device(struct virtqueue *vq __attribute__((unused)))
 {
@@ -419,40 +372,12 @@ static void vq_callback(struct virtqueue *vq __attribute__((unused)))
 {
 }
 
-/* The packed queue, and where its ring parts are. */
-static void queue_create_packed(void)
-{
-#ifdef vring_new_virtqueue_packed
-	memset(ring, 0, vring_packed_size(RING_NUM));
-	vring_packed_init(&packed_ring, RING_NUM, ring);
-	drv.vq = vring_new_virtqueue_packed(0, RING_NUM, &drv.vdev, true, false,
-					    packed_ring.desc, packed_ring.driver,
-					    packed_ring.device, notify_device,
-					    vq_callback, "test");
-	CHECK(drv.vq);
-#else
-	drv.vq = vring_create_virtqueue(0, RING_NUM, RING_ALIGN, &drv.vdev,
-					true, false, false, notify_device,
-					vq_callback, "test");
-	CHECK(drv.vq);
-	packed_ring.num = RING_NUM;
-	packed_ring.desc = phys_to_virt(virtqueue_get_desc_addr(drv.vq));
-	packed_ring.driver = phys_to_virt(virtqueue_get_avail_addr(drv.vq));
-	packed_ring.device = phys_to_virt(virtqueue_get_used_addr(drv.vq));
-#endif
-}
-
+/* A queue on zeroed ring memory (packed, from a kernel driver: its own). */
 static void queue_create(void)
 {
-	if (opt.packed) {
-		queue_create_packed();
-		return;
-	}
-	memset(ring, 0, vring_size(RING_NUM, RING_ALIGN));
-	drv.vq = vring_new_virtqueue(0, RING_NUM, RING_ALIGN, &drv.vdev, true,
-				     false, ring, notify_device, vq_callback,
-				     "test");
-	CHECK(drv.vq);
+	rig_queue_make(&drv.q, &drv.vdev, RING_SIZE, ring, false,
+		       notify_device, vq_callback, "test");
+	drv.vq = drv.q.vq;
 }
 
 /* Stop everything and exit with a message. */
@@ -470,11 +395,29 @@ static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt
 	exit(1);
 }
 
+/*
+ * The queue is broken.  With --device-bug that is the driver catching the
+ * bug, as it must: say so and exit EXIT_BUG_CAUGHT; without, a failure.
+ */
+static void __attribute__((noreturn)) queue_broken(void)
+{
+	const char *why = drv.why[0] ? drv.why :
+			  "the ring code refused what the device returned (see above)";
+
+	if (!opt.bug)
+		fail("queue broken: %s", why);
+	device_stop();
+	fprintf(stderr, "virtio_test: queue broken: %s (started=0x%lx completed=0x%lx)\n",
+		why, drv.started, drv.completed);
+	fprintf(stderr, "virtio_test: the driver caught the device's bug (exit %d)\n",
+		EXIT_BUG_CAUGHT);
+	exit(EXIT_BUG_CAUGHT);
+}
+
 static void check_health(void)
 {
 	if (virtqueue_is_broken(drv.vq))
-		fail("queue broken: %s", drv.why[0] ? drv.why :
-		     "the ring code refused what the device returned (see above)");
+		queue_broken();
 	if (__atomic_load_n(&dev.failed, __ATOMIC_ACQUIRE))
 		fail("the device gave up (see above)");
 }
@@ -491,11 +434,11 @@ static unsigned long next_random(void)
 /* Add and kick buffers up to this round's batch; how many were added. */
 static unsigned long add_bufs(void)
 {
-	unsigned long batch = opt.batch ? opt.batch : 1 + next_random() % RING_NUM;
+	unsigned long batch = opt.batch ? opt.batch : 1 + next_random() % RING_SIZE;
 	unsigned long added = 0;
 
 	while (drv.started < opt.bufs && drv.started - drv.completed < batch &&
-	       drv.started - drv.completed < RING_NUM) {
+	       drv.started - drv.completed < RING_SIZE) {
 		u64 *buf = slot(drv.started);
 		struct scatterlist sg;
 		unsigned int i;
@@ -548,7 +491,6 @@ static unsigned long collect(void)
 static void reset_queue(void)
 {
 	unsigned long detached = 0;
-	struct vring vr;
 	u16 taken;
 	void *token;
 
@@ -557,7 +499,7 @@ static void reset_queue(void)
 	check_health();
 	while ((token = virtqueue_detach_unused_buf(drv.vq)) != NULL) {
 		CHECK((u64 *)token >= slots &&
-		      (u64 *)token < slots + RING_NUM * BUF_WORDS);
+		      (u64 *)token < slots + RING_SIZE * BUF_WORDS);
 		detached++;
 	}
 	CHECKF(detached == drv.started - drv.completed,
@@ -571,15 +513,15 @@ static void reset_queue(void)
 	if (opt.packed) {
 		device_check_stopped_packed(taken);
 	} else {
-		vring_init(&vr, RING_NUM, ring, RING_ALIGN);
-		CHECKF(dev.vrh.last_avail_idx == taken &&
-		       virtio16_to_cpu(&drv.vdev, READ_ONCE(vr.used->idx)) == taken,
+		u16 used = virtio16_to_cpu(&drv.vdev,
+					   READ_ONCE(drv.q.ring.vring.used->idx));
+
+		CHECKF(dev.vrh.last_avail_idx == taken && used == taken,
 		       "device stopped at avail %u used %u, expected %u",
-		       dev.vrh.last_avail_idx,
-		       virtio16_to_cpu(&drv.vdev, READ_ONCE(vr.used->idx)), taken);
+		       dev.vrh.last_avail_idx, used, taken);
 	}
 
-	vring_del_virtqueue(drv.vq);
+	rig_queue_destroy(&drv.q);
 	queue_create();
 	virtqueue_disable_cb(drv.vq);	/* as it was: we are mid-pass */
 	drv.started = drv.completed;	/* the detached ones go again */
@@ -590,7 +532,7 @@ static void reset_queue(void)
 
 static void wait_for_call(void)
 {
-	if (!rig_chan_wait_timeout(&call, CALL_TIMEOUT_MS)) {
+	if (!rig_chan_wait_timeout(&call, CALL_TIMEOUT_MS) && !rig_interrupted) {
 		check_health();
 		fail("no call from the device for %d ms with 0x%lx buffers outstanding: lost notification?",
 		     CALL_TIMEOUT_MS, drv.started - drv.completed);
@@ -605,7 +547,10 @@ static void wait_for_call(void)
  */
 static void run(void)
 {
-	for (;;) {
+	struct rig_progress progress;
+
+	rig_progress_init(&progress, "buffers", opt.bufs, true);
+	while (!rig_interrupted) {
 		unsigned long started_before = drv.started;
 		unsigned long completed_before = drv.completed;
 		bool moved;
@@ -623,23 +568,27 @@ static void run(void)
 			drv.spurious++;
 		if (drv.completed == opt.bufs)
 			break;
+		rig_progress_show(&progress, drv.completed);
 		if (opt.delayed ? virtqueue_enable_cb_delayed(drv.vq) :
 				  virtqueue_enable_cb(drv.vq))
 			wait_for_call();
 	}
+	rig_progress_end(&progress);
 }
 
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f,
-"Usage: virtio_test [--help] [--version] [--[no-]indirect] [--[no-]event-idx]\n"
+	printf(
+"Usage: virtio_test [-h|--help] [--version] [--[no-]indirect] [--[no-]event-idx]\n"
 "                   [--[no-]virtio-1] [--[no-]delayed-interrupt] [--batch=random/N]\n"
 "                   [--reset[=N]] [--buf-num=N] [--device-bug=wrong-id/long-len]\n"
 "                   [--packed] [--in-order[=N]]\n"
 "\n"
 "Pass N buffers (default 0x%lx) of one %d-byte out sg each from the driver\n"
 "(virtio_ring) to a device thread (vringh) through one %d-entry queue, and\n"
-"check every byte.  Prints the spurious wakeups and buffer counts on stderr.\n"
+"check every byte.  Prints the spurious wakeups and buffer counts on stderr;\n"
+"progress goes to stderr while it is a terminal, and Ctrl-C stops the run\n"
+"and prints the counts so far.\n"
 "\n"
 "  --[no-]indirect           VIRTIO_RING_F_INDIRECT_DESC (default on)\n"
 "  --[no-]event-idx          VIRTIO_RING_F_EVENT_IDX (default on)\n"
@@ -656,16 +605,12 @@ static void usage(FILE *f)
 "  --buf-num=N               buffers to pass\n"
 "  --device-bug=BUG          the device spoils one buffer midway: wrong-id (used id\n"
 "                            out of range) or long-len (used length past the buffer)\n"
-"  --version                 print how this binary was built\n",
-		DEFAULT_BUFS, BUF_LEN, RING_NUM, RING_NUM, RING_NUM);
-}
-
-static void __attribute__((noreturn)) bad_usage(const char *fmt, const char *arg)
-{
-	if (fmt)
-		fprintf(stderr, fmt, arg);
-	usage(stderr);
-	exit(1);
+"  --version                 print how this binary was built\n"
+"\n"
+"Exit status: 0 every buffer passed and checked; 1 a check failed; 2 usage\n"
+"error; 3 (--device-bug) the driver caught the device's bug, as it must;\n"
+"77 SKIP (the linked ring code lacks the feature); 130 interrupted.\n",
+		DEFAULT_BUFS, BUF_LEN, RING_SIZE, RING_SIZE, RING_SIZE);
 }
 
 static void parse_options(int argc, char *argv[])
@@ -720,8 +665,9 @@ static void parse_options(int argc, char *argv[])
 			break;
 		case OPT_IN_ORDER:
 			opt.in_order = true;
-			if (optarg && !rig_parse_ulong(optarg, 1, RING_NUM, &opt.used_batch))
-				bad_usage("virtio_test: bad --in-order '%s'\n", optarg);
+			if (optarg && !rig_parse_ulong(optarg, 1, RING_SIZE, &opt.used_batch))
+				rig_usage_error("bad --in-order '%s': 1 to %d buffers per used entry",
+						optarg, RING_SIZE);
 			break;
 		case 'D':
 			opt.delayed = true;
@@ -733,16 +679,19 @@ static void parse_options(int argc, char *argv[])
 			if (!strcmp(optarg, "random"))
 				opt.batch = 0;
 			else if (!rig_parse_ulong(optarg, 1, 1UL << 31, &opt.batch))
-				bad_usage("virtio_test: bad --batch '%s'\n", optarg);
+				rig_usage_error("bad --batch '%s': 'random' or a number in 1..2^31",
+						optarg);
 			break;
 		case OPT_RESET:
 			opt.reset = 1;
 			if (optarg && !rig_parse_ulong(optarg, 1, 1UL << 40, &opt.reset))
-				bad_usage("virtio_test: bad --reset '%s'\n", optarg);
+				rig_usage_error("bad --reset '%s': a number in 1..2^40",
+						optarg);
 			break;
 		case OPT_BUF_NUM:
 			if (!rig_parse_ulong(optarg, 1, 1UL << 40, &opt.bufs))
-				bad_usage("virtio_test: bad --buf-num '%s'\n", optarg);
+				rig_usage_error("bad --buf-num '%s': a number in 1..2^40",
+						optarg);
 			break;
 		case OPT_DEVICE_BUG:
 			if (!strcmp(optarg, "wrong-id"))
@@ -750,49 +699,30 @@ static void parse_options(int argc, char *argv[])
 			else if (!strcmp(optarg, "long-len"))
 				opt.bug = BUG_LONG_LEN;
 			else
-				bad_usage("virtio_test: bad --device-bug '%s'\n", optarg);
+				rig_usage_error("bad --device-bug '%s': wrong-id or long-len",
+						optarg);
 			break;
 		case OPT_VERSION:
 			rig_print_version("virtio_test");
 			exit(0);
 		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			bad_usage(NULL, NULL);
+			usage();
+			exit(RIG_EXIT_OK);
+		default:	/* getopt has said what */
+			rig_usage_hint();
 		}
 	}
 	if (optind < argc)
-		bad_usage("virtio_test: unexpected argument '%s'\n", argv[optind]);
+		rig_usage_error("unexpected argument '%s'", argv[optind]);
 	if (opt.packed) {
 		/* Packed rings exist only in virtio 1.x. */
 		if (!(opt.features & (1ULL << VIRTIO_F_VERSION_1)))
-			bad_usage("virtio_test: %s needs VIRTIO_F_VERSION_1\n",
-				  "--packed");
-		if (!HAVE_PACKED_HOST) {
-			/* The check runner's SKIP: exit 77, the reason first. */
-			printf("virtio_test: --packed: the host ring code (%s) has no packed vringh\n",
-			       rig_host_impl());
-			exit(77);
-		}
+			rig_usage_error("--packed needs VIRTIO_F_VERSION_1 (drop --no-virtio-1)");
+		rig_require_packed_host("--packed");
 		opt.features |= 1ULL << VIRTIO_F_RING_PACKED;
 	}
 	if (opt.in_order) {
-		struct virtio_device vdev = { .features = opt.features |
-						1ULL << VIRTIO_F_IN_ORDER };
-
-		/* The check runner's SKIPs: exit 77, the reason first. */
-		if (!HAVE_IN_ORDER_HOST) {
-			printf("virtio_test: --in-order: the host ring code (%s) has no VIRTIO_F_IN_ORDER (no vringh_complete_batch_kern)\n",
-			       rig_host_impl());
-			exit(77);
-		}
-		vring_transport_features(&vdev);
-		if (!virtio_has_feature(&vdev, VIRTIO_F_IN_ORDER)) {
-			printf("virtio_test: --in-order: the guest ring code (%s) drops VIRTIO_F_IN_ORDER in vring_transport_features()\n",
-			       rig_guest_impl());
-			exit(77);
-		}
+		rig_require_in_order("--in-order", true);
 		opt.features |= 1ULL << VIRTIO_F_IN_ORDER;
 	}
 }
@@ -805,31 +735,36 @@ int main(int argc, char *argv[])
 	rig_pick_two_cpus(&cpu_driver, &dev.cpu);
 	rig_pin_thread(cpu_driver);
 
-	ring = aligned_alloc(RING_ALIGN, ALIGN(vring_size(RING_NUM, RING_ALIGN), RING_ALIGN));
-	slots = aligned_alloc(RING_ALIGN, RING_NUM * BUF_LEN);
+	ring = aligned_alloc(RIG_RING_ALIGN, rig_ring_bytes(RING_SIZE, opt.packed));
+	slots = aligned_alloc(RIG_RING_ALIGN, RING_SIZE * BUF_LEN);
 	CHECK(ring && slots);
 	rig_chan_init(&kick);
 	rig_chan_init(&call);
 
-	memset(&drv.vdev, 0, sizeof(drv.vdev));
-	INIT_LIST_HEAD(&drv.vdev.vqs);
-	spin_lock_init(&drv.vdev.vqs_list_lock);
-	drv.vdev.features = opt.features;
+	rig_vdev_init(&drv.vdev, opt.features);
 	drv.next_reset = opt.reset;
 	dev.bug_at = opt.bug ? opt.bufs / 2 : ~0UL;
 
+	rig_catch_interrupt();
 	queue_create();
 	device_start();
 	run();
 	device_stop();
 
+	if (rig_interrupted) {
+		fprintf(stderr, "virtio_test: interrupted: spurious wakeups: 0x%llx started=0x%lx completed=0x%lx of 0x%lx\n",
+			drv.spurious, drv.started, drv.completed, opt.bufs);
+		exit(RIG_EXIT_INTERRUPTED);
+	}
+	if (opt.bug)
+		fail("--device-bug: the driver took the spoilt buffer without complaint");
 	CHECKF(drv.started == opt.bufs && drv.completed == opt.bufs && dev.done == opt.bufs,
 	       "started 0x%lx, completed 0x%lx, device used 0x%lx of 0x%lx",
 	       drv.started, drv.completed, dev.done, opt.bufs);
 	fprintf(stderr, "spurious wakeups: 0x%llx started=0x%lx completed=0x%lx\n",
 		drv.spurious, drv.started, drv.completed);
 
-	vring_del_virtqueue(drv.vq);
+	rig_queue_destroy(&drv.q);
 	rig_chan_destroy(&kick);
 	rig_chan_destroy(&call);
 	free(slots);

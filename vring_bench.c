@@ -39,7 +39,6 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,33 +49,22 @@
 #include <linux/virtio_ring.h>
 
 #include "harness.h"
+#include "mockdev.h"
 
-#define RING_ALIGN	4096
-#define MAX_RING	32768
 #define SG_BYTES	64	/* bytes each scatterlist entry describes */
+#define MAX_BUFFERS	1000000000000UL	/* 10^12: hours, not for ever */
 
 enum mode { MODE_OUT, MODE_IN, MODE_MIXED };
 
 static struct virtio_device vdev;
+static struct rig_queue queue;
 
-/* The device's side: its own view of the ring memory and its indices. */
-static struct {
-	struct vring vring;
-	bool event_idx;
-	u16 last_avail;		/* next available entry to consume */
-	u16 used_idx;		/* next used entry to fill */
-	bool irq;		/* an interrupt is owed to the driver */
-} dev;
-
-/* The device of a packed ring: its view, and its place in the ring. */
-static struct {
-	struct vring_packed vring;
-	u16 next;		/* next descriptor to take, and to use */
-	bool wrap;		/* the wrap counter there */
-} pdev;
+/* The device (mockdev.h), and whether it owes the driver an interrupt. */
+static struct mockdev dev;
+static bool irq;
 
 /* Buffer k's token is &tokens[k % ring size]: never two in flight at once. */
-static char tokens[MAX_RING];
+static char tokens[RIG_RING_MAX];
 static unsigned int ring_num;
 static unsigned long returned;
 
@@ -94,167 +82,31 @@ static void *token_for(unsigned long k)
 	return &tokens[k % ring_num];
 }
 
-/* The device: consume every available buffer, write it used with len 0. */
-static bool device_notify(struct virtqueue *vq)
-{
-	struct vring *vr = &dev.vring;
-	u16 avail, old_used = dev.used_idx;
-	bool want_irq;
-
-	avail = virtio16_to_cpu(vq->vdev,
-				__atomic_load_n(&vr->avail->idx, __ATOMIC_ACQUIRE));
-	CHECKF((u16)(avail - dev.last_avail) <= vr->num,
-	       "avail idx %u is more than %u entries past the device's %u",
-	       avail, vr->num, dev.last_avail);
-
-	/* In order: all of them in one used element, at the first's slot. */
-	if (in_order && dev.last_avail != avail) {
-		u16 head = virtio16_to_cpu(vq->vdev,
-				vr->avail->ring[(u16)(avail - 1) & (vr->num - 1)]);
-		vring_used_elem_t *e = &vr->used->ring[dev.used_idx & (vr->num - 1)];
-
-		CHECKF(head < vr->num, "avail entry %u holds head %u",
-		       (u16)(avail - 1), head);
-		memset(in_data, ++in_fill, in_bytes);
-		e->id = cpu_to_virtio32(vq->vdev, head);
-		e->len = cpu_to_virtio32(vq->vdev, in_bytes);
-		dev.used_idx += (u16)(avail - dev.last_avail);
-		dev.last_avail = avail;
-	}
-
-	while (dev.last_avail != avail) {
-		u16 head = virtio16_to_cpu(vq->vdev,
-			vr->avail->ring[dev.last_avail++ & (vr->num - 1)]);
-		vring_used_elem_t *e =
-			&vr->used->ring[dev.used_idx++ & (vr->num - 1)];
-
-		CHECKF(head < vr->num, "avail entry %u holds head %u",
-		       (u16)(dev.last_avail - 1), head);
-		e->id = cpu_to_virtio32(vq->vdev, head);
-		e->len = cpu_to_virtio32(vq->vdev, 0);
-	}
-	/* Used elements before the index that publishes them. */
-	__atomic_store_n(&vr->used->idx, cpu_to_virtio16(vq->vdev, dev.used_idx),
-			 __ATOMIC_RELEASE);
-	if (dev.event_idx)	/* "kick me when you pass what I have seen" */
-		__atomic_store_n(&vring_avail_event(vr),
-				 cpu_to_virtio16(vq->vdev, dev.last_avail),
-				 __ATOMIC_RELAXED);
-	virt_mb();
-
-	if (dev.event_idx)
-		want_irq = vring_need_event(virtio16_to_cpu(vq->vdev,
-					    vring_used_event(vr)),
-					    dev.used_idx, old_used);
-	else
-		want_irq = dev.used_idx != old_used &&
-			   !(virtio16_to_cpu(vq->vdev, vr->avail->flags) &
-			     VRING_AVAIL_F_NO_INTERRUPT);
-	dev.irq |= want_irq;
-	return true;
-}
-
-/* A packed ring's descriptor is available if AVAIL is @wrap, USED is not. */
-static bool packed_avail(u16 flags, bool wrap)
-{
-	return !!(flags & 1 << VRING_PACKED_DESC_F_AVAIL) == wrap &&
-	       !!(flags & 1 << VRING_PACKED_DESC_F_USED) != wrap;
-}
-
-/* Write the used descriptor at @off in lap @wrap: id and len, then flags. */
-static void packed_put_used(struct vring_packed *vr, u16 off, bool wrap,
-			    u16 id, u32 len)
-{
-	vr->desc[off].id = cpu_to_le16(id);
-	vr->desc[off].len = cpu_to_le32(len);
-	/* id and len before the flags that publish them. */
-	__atomic_store_n(&vr->desc[off].flags,
-			 cpu_to_le16((wrap ? 1 << VRING_PACKED_DESC_F_AVAIL |
-					     1 << VRING_PACKED_DESC_F_USED : 0) |
-				     (len ? VRING_DESC_F_WRITE : 0)),
-			 __ATOMIC_RELEASE);
-}
-
-/* Ring positions count modulo twice the ring: laps with wrap 0 add num. */
-static unsigned int packed_pos(u16 off, bool wrap)
-{
-	return wrap ? off : off + ring_num;
-}
-
 /*
- * The device of a packed ring: take every available list in ring order and
- * use it at once (the id of its last descriptor, len 0, at the offset of
- * its first), then ask to be kicked at the next offset and raise an
- * interrupt if the driver event suppression structure asks for one.
+ * The device, on a kick: take every available buffer and use it at once
+ * with length 0 (in order: all of them with one used entry, the
+ * device-writable bytes written once), then publish and raise an interrupt
+ * if the driver asked for one.
  */
-static bool device_notify_packed(struct virtqueue *vq __attribute__((unused)))
+static bool device_notify(struct virtqueue *vq __attribute__((unused)))
 {
-	struct vring_packed *vr = &pdev.vring;
-	unsigned int num = vr->num, moved = 0, new, event, flags;
-	u16 first = pdev.next, last_id = 0;
-	bool first_wrap = pdev.wrap, want_irq;
+	unsigned int ndesc, count = 0, span = 0;
+	u16 id, last = 0;
 
-	for (;;) {
-		u16 off = pdev.next, f, id;
-		bool wrap = pdev.wrap;
-		unsigned int n = 1;
-
-		f = le16_to_cpu(__atomic_load_n(&vr->desc[off].flags,
-						__ATOMIC_ACQUIRE));
-		if (!packed_avail(f, wrap))
-			break;
-		while (f & VRING_DESC_F_NEXT) {
-			CHECKF(++n <= num, "list at %u longer than the ring",
-			       pdev.next);
-			if (++off == num) {
-				off = 0;
-				wrap = !wrap;
-			}
-			f = le16_to_cpu(vr->desc[off].flags);
-			CHECKF(packed_avail(f, wrap),
-			       "descriptor %u of the list at %u not available",
-			       off, pdev.next);
+	while (mockdev_take(&dev, &id, &ndesc)) {
+		if (!in_order) {
+			mockdev_use(&dev, id, 0, 1, ndesc);
+			continue;
 		}
-		id = le16_to_cpu(vr->desc[off].id);
-		CHECKF(id < num, "list at %u has id %u", pdev.next, id);
-
-		if (in_order)
-			last_id = id;	/* one used descriptor for all, below */
-		else
-			packed_put_used(vr, pdev.next, pdev.wrap, id, 0);
-		pdev.next += n;
-		if (pdev.next >= num) {
-			pdev.next -= num;
-			pdev.wrap = !pdev.wrap;
-		}
-		moved += n;
+		last = id;
+		count++;
+		span += ndesc;
 	}
-	if (in_order && moved) {
+	if (count) {
 		memset(in_data, ++in_fill, in_bytes);
-		packed_put_used(vr, first, first_wrap, last_id, in_bytes);
+		mockdev_use(&dev, last, in_bytes, count, span);
 	}
-	if (dev.event_idx)	/* "kick me when you make this one available" */
-		__atomic_store_n(&vr->device->off_wrap,
-				 cpu_to_le16(pdev.next | pdev.wrap <<
-					     VRING_PACKED_EVENT_F_WRAP_CTR),
-				 __ATOMIC_RELAXED);
-	virt_mb();
-
-	flags = le16_to_cpu(vr->driver->flags) & 3;
-	if (!moved || flags == VRING_PACKED_EVENT_FLAG_DISABLE) {
-		want_irq = false;
-	} else if (flags != VRING_PACKED_EVENT_FLAG_DESC || !dev.event_idx) {
-		want_irq = true;
-	} else {
-		u16 off_wrap = le16_to_cpu(vr->driver->off_wrap);
-
-		/* Did we pass the event position?  Modulo 2 * num. */
-		new = packed_pos(pdev.next, pdev.wrap);
-		event = packed_pos(off_wrap & ~(1 << VRING_PACKED_EVENT_F_WRAP_CTR),
-				   off_wrap >> VRING_PACKED_EVENT_F_WRAP_CTR);
-		want_irq = (new + 2 * num - event - 1) % (2 * num) < moved;
-	}
-	dev.irq |= want_irq;
+	irq |= mockdev_publish(&dev);
 	return true;
 }
 
@@ -280,92 +132,37 @@ static void kick_and_reap(struct virtqueue *vq)
 	unsigned long before = returned;
 
 	CHECKF(virtqueue_kick(vq), "virtqueue_kick says the queue is broken");
-	CHECKF(dev.irq, "after a kick the device owes no interrupt "
+	CHECKF(irq, "after a kick the device owes no interrupt "
 	       "(%lu buffers reaped so far)", before);
-	dev.irq = false;
+	irq = false;
 	CHECK(vring_interrupt(0, vq) == IRQ_HANDLED);
 	CHECKF(returned > before, "an interrupt but no buffer to reap");
 }
 
-/*
- * The packed queue, and the device's view of its ring: on memory of ours
- * (*@mem, to free) with the rig's driver, or where a kernel driver put it.
- */
-static struct virtqueue *new_packed_vq(unsigned int num, void **mem)
+static void usage(void)
 {
-	struct virtqueue *vq;
-
-#ifdef vring_new_virtqueue_packed
-	size_t bytes = ALIGN(vring_packed_size(num), RING_ALIGN);
-
-	*mem = aligned_alloc(RING_ALIGN, bytes);
-	if (!*mem)
-		rig_die("aligned_alloc(%zu)", bytes);
-	memset(*mem, 0, bytes);
-	vring_packed_init(&pdev.vring, num, *mem);
-	vq = vring_new_virtqueue_packed(0, num, &vdev, true, false,
-					pdev.vring.desc, pdev.vring.driver,
-					pdev.vring.device, device_notify_packed,
-					driver_callback, "bench");
-	CHECKF(vq, "vring_new_virtqueue_packed(%u entries) failed", num);
-#else
-	*mem = NULL;
-	vq = vring_create_virtqueue(0, num, RING_ALIGN, &vdev, true, false,
-				    false, device_notify_packed,
-				    driver_callback, "bench");
-	CHECKF(vq, "vring_create_virtqueue(%u entries, packed) failed", num);
-	pdev.vring.num = num;
-	pdev.vring.desc = phys_to_virt(virtqueue_get_desc_addr(vq));
-	pdev.vring.driver = phys_to_virt(virtqueue_get_avail_addr(vq));
-	pdev.vring.device = phys_to_virt(virtqueue_get_used_addr(vq));
-#endif
-	pdev.next = 0;
-	pdev.wrap = true;
-	/* Kick me for the first descriptor (DESC), or for every one. */
-	pdev.vring.device->off_wrap =
-		cpu_to_le16(1 << VRING_PACKED_EVENT_F_WRAP_CTR);
-	pdev.vring.device->flags = cpu_to_le16(dev.event_idx ?
-					       VRING_PACKED_EVENT_FLAG_DESC :
-					       VRING_PACKED_EVENT_FLAG_ENABLE);
-	return vq;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: vring_bench [OPTIONS] [ITERATIONS]\n"
-"Add ITERATIONS buffers (default 10000000) to a split ring, playing the\n"
-"device each time the ring is full; print the elapsed time (\"<N>ns\") and\n"
-"the number of buffers returned (\"<M> returned\").\n"
-"  --packed       a packed ring (VIRTIO_F_RING_PACKED; implies --virtio-1)\n"
-"  --ring-size N  ring entries, a power of 2 in 1..%d (default 128); any\n"
-"                 number in that range with --packed\n"
-"  --sg N         scatterlist entries per buffer, 1..ring size (default 16)\n"
-"  --no-indirect  do not offer VIRTIO_RING_F_INDIRECT_DESC\n"
-"  --no-eventidx  do not offer VIRTIO_RING_F_EVENT_IDX\n"
-"  --virtio-1     offer VIRTIO_F_VERSION_1 (little-endian ring fields)\n"
-"  --in           device-writable buffers (virtqueue_add_inbuf)\n"
-"  --mixed        readable and writable parts (virtqueue_add_sgs, --sg >= 2)\n"
-"  --in-order     offer VIRTIO_F_IN_ORDER: the device returns each ring-full\n"
-"                 with one used entry\n"
-"  --cpu N        pin to CPU N\n"
-"  --version      how this binary was built\n"
-"  --help         this text\n", MAX_RING);
-}
-
-/* Say what was wrong, then how to use us; exit 1. */
-static void __attribute__((noreturn, format(printf, 1, 2)))
-bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("vring_bench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	usage(stderr);
-	exit(1);
+	printf(
+"Usage: vring_bench [OPTIONS] [BUFFERS]\n"
+"Add BUFFERS buffers (decimal, 1..10^12, default 10000000) to a split ring,\n"
+"playing the device each time the ring is full; print the elapsed time\n"
+"(\"<N>ns\") and the number of buffers returned (\"<M> returned\").\n"
+"Progress goes to stderr while it is a terminal.\n"
+"  --packed        a packed ring (VIRTIO_F_RING_PACKED; implies --virtio-1)\n"
+"  --ring-size N   ring entries: a power of 2 in 1..%d (default 128); with\n"
+"                  --packed any number in 1..%d\n"
+"  --sg N          scatterlist entries per buffer, 1..ring size (default 16)\n"
+"  --no-indirect   do not offer VIRTIO_RING_F_INDIRECT_DESC\n"
+"  --no-event-idx  do not offer VIRTIO_RING_F_EVENT_IDX (also --no-eventidx)\n"
+"  --virtio-1      offer VIRTIO_F_VERSION_1 (little-endian ring fields)\n"
+"  --in            device-writable buffers (virtqueue_add_inbuf)\n"
+"  --mixed         readable and writable parts (virtqueue_add_sgs, --sg >= 2)\n"
+"  --in-order      offer VIRTIO_F_IN_ORDER: the device returns each ring-full\n"
+"                  with one used entry\n"
+"  --cpu N         pin to CPU N (one this process may run on)\n"
+"  --version       how this binary was built\n"
+"  -h, --help      this text\n"
+"Exit status: 0 done, 1 a check failed, 2 usage error, 77 SKIP (the linked\n"
+"ring code lacks the feature asked for).\n", RIG_RING_MAX, RIG_RING_MAX);
 }
 
 int main(int argc, char *argv[])
@@ -374,6 +171,7 @@ int main(int argc, char *argv[])
 		{ "ring-size",	 required_argument, NULL, 'r' },
 		{ "sg",		 required_argument, NULL, 's' },
 		{ "no-indirect", no_argument,	    NULL, 'I' },
+		{ "no-event-idx", no_argument,	    NULL, 'E' },
 		{ "no-eventidx", no_argument,	    NULL, 'E' },
 		{ "virtio-1",	 no_argument,	    NULL, '1' },
 		{ "packed",	 no_argument,	    NULL, 'P' },
@@ -385,7 +183,7 @@ int main(int argc, char *argv[])
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	unsigned long iterations = 10000000, num = 128, nsg = 16, cpu = 0;
+	unsigned long buffers = 10000000, num = 128, nsg = 16, cpu = 0;
 	bool indirect = true, event_idx = true, version_1 = false, pin = false;
 	bool packed = false;
 	const char *ring_arg = NULL;
@@ -393,24 +191,25 @@ int main(int argc, char *argv[])
 	unsigned int out_sg, in_sg, i;
 	struct scatterlist *sg, *sgs[2];
 	struct timespec t0, t1;
+	struct rig_progress progress;
 	struct virtqueue *vq;
 	unsigned long added;
-	size_t bytes;
 	char *data;
-	void *mem;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
-			if (!rig_parse_ulong(optarg, 1, MAX_RING, &num))
-				bad_usage("bad --ring-size '%s': a power of 2 "
-					  "in 1..%d", optarg, MAX_RING);
+			/* Which rule applies waits for --packed, below. */
+			if (!rig_parse_ulong(optarg, 0, ~0UL, &num))
+				rig_usage_error("bad --ring-size '%s': not a decimal number",
+						optarg);
 			ring_arg = optarg;
 			break;
 		case 's':
-			if (!rig_parse_ulong(optarg, 1, MAX_RING, &nsg))
-				bad_usage("bad --sg '%s'", optarg);
+			if (!rig_parse_ulong(optarg, 1, RIG_RING_MAX, &nsg))
+				rig_usage_error("bad --sg '%s': 1..ring size",
+						optarg);
 			break;
 		case 'I': indirect = false; break;
 		case 'E': event_idx = false; break;
@@ -420,37 +219,43 @@ int main(int argc, char *argv[])
 		case 'i':
 		case 'm':
 			if (mode != MODE_OUT)
-				bad_usage("--in and --mixed exclude each other");
+				rig_usage_error("--in and --mixed exclude each other");
 			mode = opt == 'i' ? MODE_IN : MODE_MIXED;
 			break;
 		case 'c':
-			if (!rig_parse_ulong(optarg, 0, CPU_SETSIZE - 1, &cpu))
-				bad_usage("bad --cpu '%s'", optarg);
+			if (!rig_parse_ulong(optarg, 0, CPU_SETSIZE - 1, &cpu) ||
+			    !rig_cpu_allowed(cpu))
+				rig_usage_error("bad --cpu '%s': this process may run on CPUs %s",
+						optarg, rig_cpus_allowed_list());
 			pin = true;
 			break;
 		case 'V':
 			rig_print_version("vring_bench");
 			return 0;
 		case 'h':
-			usage(stdout);
-			return 0;
+			usage();
+			return RIG_EXIT_OK;
 		default:	/* getopt has said what */
-			usage(stderr);
-			return 1;
+			rig_usage_hint();
 		}
 	}
 	if (optind < argc &&
-	    !rig_parse_ulong(argv[optind], 0, ~0UL, &iterations))
-		bad_usage("bad iteration count '%s'", argv[optind]);
+	    !rig_parse_ulong(argv[optind], 1, MAX_BUFFERS, &buffers))
+		rig_usage_error("bad buffer count '%s': a decimal number in 1..%lu",
+				argv[optind], MAX_BUFFERS);
 	if (optind + 1 < argc)
-		bad_usage("unexpected argument '%s'", argv[optind + 1]);
-	if (!packed && (num & (num - 1)))
-		bad_usage("bad --ring-size '%s': a power of 2 in 1..%d (any "
-			  "size with --packed)", ring_arg, MAX_RING);
+		rig_usage_error("unexpected argument '%s'", argv[optind + 1]);
+	if (packed && (num < 1 || num > RIG_RING_MAX))
+		rig_usage_error("bad --ring-size '%s': a packed ring has 1..%d entries",
+				ring_arg, RIG_RING_MAX);
+	if (!packed && (num < 1 || num > RIG_RING_MAX || (num & (num - 1))))
+		rig_usage_error("bad --ring-size '%s': a split ring's size is a power of 2 in 1..%d (any number with --packed)",
+				ring_arg, RIG_RING_MAX);
 	if (nsg > num)	/* the spec caps a chain, indirect or not, at num */
-		bad_usage("--sg %lu is more than the ring size %lu", nsg, num);
+		rig_usage_error("--sg %lu is more than the ring size %lu",
+				nsg, num);
 	if (mode == MODE_MIXED && nsg < 2)
-		bad_usage("--mixed needs --sg 2 or more");
+		rig_usage_error("--mixed needs --sg 2 or more");
 	if (pin)
 		rig_pin_thread(cpu);
 
@@ -474,45 +279,26 @@ int main(int argc, char *argv[])
 	in_bytes = (mode == MODE_IN ? nsg : mode == MODE_MIXED ? in_sg : 0) *
 		   SG_BYTES;
 
-	INIT_LIST_HEAD(&vdev.vqs);
-	spin_lock_init(&vdev.vqs_list_lock);
-	vdev.features = (indirect ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) |
-			(event_idx ? 1ULL << VIRTIO_RING_F_EVENT_IDX : 0) |
-			(version_1 ? 1ULL << VIRTIO_F_VERSION_1 : 0);
 	ring_num = num;
-	dev.event_idx = event_idx;
-	if (in_order) {
-		vdev.features |= 1ULL << VIRTIO_F_IN_ORDER;
-		vring_transport_features(&vdev);
-		if (!virtio_has_feature(&vdev, VIRTIO_F_IN_ORDER)) {
-			/* The check runner's SKIP: exit 77, the reason first. */
-			printf("vring_bench: --in-order: the guest ring code (%s) drops VIRTIO_F_IN_ORDER in vring_transport_features()\n",
-			       rig_guest_impl());
-			return 77;
-		}
-	}
-
-	if (packed) {
-		/* Packed rings exist only in virtio 1.x. */
-		vdev.features |= 1ULL << VIRTIO_F_RING_PACKED |
-				 1ULL << VIRTIO_F_VERSION_1;
-		vq = new_packed_vq(num, &mem);
-	} else {
-		bytes = (vring_size(num, RING_ALIGN) + RING_ALIGN - 1) &
-			~(size_t)(RING_ALIGN - 1);
-		mem = aligned_alloc(RING_ALIGN, bytes);
-		if (!mem)
-			rig_die("aligned_alloc(%zu)", bytes);
-		memset(mem, 0, bytes);
-		vq = vring_new_virtqueue(0, num, RING_ALIGN, &vdev, true, false,
-					 mem, device_notify, driver_callback,
-					 "bench");
-		CHECKF(vq, "vring_new_virtqueue(%lu entries) failed", num);
-		vring_init(&dev.vring, num, mem, RING_ALIGN);
-	}
+	if (in_order)
+		rig_require_in_order("--in-order", false);
+	rig_vdev_init(&vdev,
+		      (indirect ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) |
+		      (event_idx ? 1ULL << VIRTIO_RING_F_EVENT_IDX : 0) |
+		      (version_1 ? 1ULL << VIRTIO_F_VERSION_1 : 0) |
+		      (in_order ? 1ULL << VIRTIO_F_IN_ORDER : 0) |
+		      /* Packed rings exist only in virtio 1.x. */
+		      (packed ? 1ULL << VIRTIO_F_RING_PACKED |
+				1ULL << VIRTIO_F_VERSION_1 : 0));
+	rig_queue_make(&queue, &vdev, num, NULL, false, device_notify,
+		       driver_callback, "bench");
+	vq = queue.vq;
+	/* The device and the driver share this process: one view. */
+	mockdev_init(&dev, &vdev, &queue.ring);
+	rig_progress_init(&progress, "buffers", buffers, false);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (added = 0; added < iterations; ) {
+	for (added = 0; added < buffers; ) {
 		int err;
 
 		if (mode == MODE_OUT)
@@ -531,16 +317,17 @@ int main(int argc, char *argv[])
 		CHECKF(err == -ENOSPC, "adding buffer %lu: error %d",
 		       added, err);
 		kick_and_reap(vq);
+		rig_progress_show(&progress, added);
 	}
 	if (returned != added)
 		kick_and_reap(vq);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	rig_progress_end(&progress);
 
 	CHECKF(returned == added, "%lu buffers added, %lu returned",
 	       added, returned);
 	CHECK(virtqueue_detach_unused_buf(vq) == NULL);
-	vring_del_virtqueue(vq);
-	free(mem);
+	rig_queue_destroy(&queue);
 	free(data);
 	free(sg);
 

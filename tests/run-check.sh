@@ -41,6 +41,36 @@ run() {
 	fi
 }
 
+# usage_error PROG ARGS...: a usage error, as every program gives it: exit 2,
+# nothing on stdout, on stderr one line naming the problem and then
+# "try 'PROG --help'".
+usage_error() {
+	local prog=$1 rc
+	shift
+	timeout "$TIMEOUT" "$B/$prog" "$@" >"$LOG/out" 2>"$LOG/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$LOG/out" ] && [ "$(wc -l <"$LOG/err")" -eq 2 ] &&
+	   [ "$(tail -n 1 "$LOG/err")" = "try '$prog --help'" ]; then
+		pass "usage error: $prog $*"
+	else
+		fail "usage error: $prog $* (exit $rc)"
+		cat "$LOG/out" "$LOG/err" >&2
+	fi
+}
+
+# PROG -h and --help: the usage on stdout, exit 0.
+help_ok() {
+	local prog=$1 o
+	for o in -h --help; do
+		if timeout "$TIMEOUT" "$B/$prog" $o >"$LOG/out" 2>"$LOG/err" &&
+		   grep -q "^Usage: $prog" "$LOG/out" && [ ! -s "$LOG/err" ]; then
+			pass "$prog $o"
+		else
+			fail "$prog $o"
+		fi
+	done
+}
+
 # Count the PASS/FAIL/SKIP lines of a sub-suite into our totals.
 suite() {
 	local line rc
@@ -109,7 +139,7 @@ virtio_test_matrix() {
 			# shellcheck disable=SC2086
 			timeout "$TIMEOUT" "$B/virtio_test" --buf-num="$n" --device-bug=$bug $o \
 				>"$LOG/out" 2>"$LOG/err"
-			if [ $? -eq 1 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
+			if [ $? -eq 3 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
 				pass "$name"
 			else
 				fail "$name"
@@ -119,18 +149,9 @@ virtio_test_matrix() {
 	done
 	for o in --bogus --batch=0 --batch=x --buf-num=-1 --buf-num=0 --reset=0 \
 		 --device-bug=x stray; do
-		"$B/virtio_test" "$o" >"$LOG/out" 2>"$LOG/err"
-		if [ $? -eq 1 ] && grep -q '^Usage: virtio_test' "$LOG/err" && [ ! -s "$LOG/out" ]; then
-			pass "usage error: virtio_test $o"
-		else
-			fail "usage error: virtio_test $o"
-		fi
+		usage_error virtio_test "$o"
 	done
-	if "$B/virtio_test" --help >"$LOG/out" 2>&1 && grep -q '^Usage: virtio_test' "$LOG/out"; then
-		pass "virtio_test --help"
-	else
-		fail "virtio_test --help"
-	fi
+	help_ok virtio_test
 }
 
 # The parallel run prints exactly its three lines.
@@ -154,19 +175,69 @@ usage_errors() {
 	for args in "vringh_test --bogus" "vringh_test --fast-vringh" \
 		    "vringh_test --parallel --xfers=0" "vringh_test --parallel --xfers=12x" \
 		    "vringh_test stray"; do
-		prog=${args%% *}
 		# shellcheck disable=SC2086
-		"$B/$prog" ${args#* } >"$LOG/out" 2>"$LOG/err"
-		if [ $? -eq 1 ] && grep -q '^Usage:' "$LOG/err" && [ ! -s "$LOG/out" ]; then
-			pass "usage error: $args"
-		else
-			fail "usage error: $args"
-		fi
+		usage_error $args
 	done
-	if "$B/vringh_test" --help >"$LOG/out" 2>&1 && grep -q '^Usage:' "$LOG/out"; then
-		pass "vringh_test --help"
+	help_ok vringh_test
+}
+
+# Every program's command line, as a new user meets it (issue 12's rows).
+cli_rows() {
+	local rc
+	help_ok vring_bench
+	usage_error vring_bench 0
+	usage_error vring_bench 18446744073709551615
+	usage_error vring_bench --ring-size 100
+	usage_error vring_bench --bogus
+	usage_error vring_bench 1000 stray
+	usage_error vring_bench --packed --ring-size 32769
+	if grep -q 'a packed ring has 1\.\.32768 entries' "$LOG/err"; then
+		pass "vring_bench --packed --ring-size 32769 states the packed rule"
 	else
-		fail "vringh_test --help"
+		fail "vring_bench --packed --ring-size 32769 states the packed rule"
+	fi
+	usage_error vring_bench --cpu 1023
+	if grep -q "may run on CPUs $(taskset -cp $$ 2>/dev/null | sed 's/.*: //')\$" "$LOG/err"; then
+		pass "vring_bench --cpu 1023 names the allowed CPUs"
+	else
+		fail "vring_bench --cpu 1023 names the allowed CPUs"
+		cat "$LOG/err" >&2
+	fi
+	# Decimal, never octal: 010 is ten.
+	if timeout "$TIMEOUT" "$B/vring_bench" 010 >"$LOG/out" 2>"$LOG/err" &&
+	   [ "$(tail -n 1 "$LOG/out")" = "10 returned" ] && [ ! -s "$LOG/err" ]; then
+		pass "vring_bench 010 adds ten buffers, quietly when not on a terminal"
+	else
+		fail "vring_bench 010 adds ten buffers, quietly when not on a terminal"
+	fi
+	run "vring_bench --no-eventidx (old spelling of --no-event-idx) 1000" 0 \
+		"$B/vring_bench" --no-eventidx 1000
+	run "vringh_test --eventidx (old spelling of --event-idx)" 0 \
+		"$B/vringh_test" --eventidx
+	# Ctrl-C: the figures so far, exit 130.
+	"$B/vringh_test" --parallel --xfers=1000000000000 >"$LOG/out" 2>"$LOG/err" &
+	sleep 1; kill -INT $!; wait $!; rc=$?
+	if [ $rc -eq 130 ] && grep -q '^Interrupted after [0-9]* of 1000000000000 transfers$' "$LOG/out" &&
+	   grep -q '^Guest: notified' "$LOG/out" && grep -q '^Host: notified' "$LOG/out"; then
+		pass "vringh_test --parallel: Ctrl-C prints the figures so far, exit 130"
+	else
+		fail "vringh_test --parallel: Ctrl-C prints the figures so far, exit 130 (exit $rc)"
+	fi
+	"$B/virtio_test" --buf-num=0x10000000000 >"$LOG/out" 2>"$LOG/err" &
+	sleep 1; kill -INT $!; wait $!; rc=$?
+	if [ $rc -eq 130 ] && grep -q '^virtio_test: interrupted: spurious wakeups: 0x[0-9a-f]* started=0x[0-9a-f]* completed=0x[0-9a-f]* of 0x10000000000$' "$LOG/err"; then
+		pass "virtio_test: Ctrl-C prints the figures so far, exit 130"
+	else
+		fail "virtio_test: Ctrl-C prints the figures so far, exit 130 (exit $rc)"
+	fi
+	# Progress on stderr, only while it is a terminal (script(1) makes one).
+	if ! command -v script >/dev/null; then
+		skip "progress on a terminal" "no script(1) (util-linux)"
+	elif timeout "$TIMEOUT" script -qec "'$B/virtio_test' --buf-num=0x40000 --batch=random" /dev/null \
+		>"$LOG/out" 2>&1 && grep -q 'virtio_test: 0x[0-9a-f]* of 0x40000 buffers' "$LOG/out"; then
+		pass "virtio_test: progress on a terminal"
+	else
+		fail "virtio_test: progress on a terminal"
 	fi
 }
 
@@ -342,7 +413,7 @@ packed_virtio_test_matrix() {
 			timeout "$TIMEOUT" "$B/virtio_test" --packed --buf-num="$n" \
 				--device-bug=$bug $o >"$LOG/out" 2>"$LOG/err"
 			rc=$?
-			if [ $rc -eq 1 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
+			if [ $rc -eq 3 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
 				pass "$name"
 			elif [ $rc -eq 77 ]; then
 				skip "$name" "$(head -n 1 "$LOG/out")"
@@ -352,12 +423,7 @@ packed_virtio_test_matrix() {
 			fi
 		done
 	done
-	"$B/virtio_test" --packed --no-virtio-1 >"$LOG/out" 2>"$LOG/err"
-	if [ $? -eq 1 ] && grep -q '^Usage: virtio_test' "$LOG/err" && [ ! -s "$LOG/out" ]; then
-		pass "usage error: virtio_test --packed --no-virtio-1"
-	else
-		fail "usage error: virtio_test --packed --no-virtio-1"
-	fi
+	usage_error virtio_test --packed --no-virtio-1
 }
 
 # vring_bench --packed plays a packed device itself: 70000 buffers (more
@@ -474,7 +540,7 @@ in_order_virtio_test_matrix() {
 				timeout "$TIMEOUT" "$B/virtio_test" --in-order $p --buf-num="$n" \
 					--device-bug=$bug $o >"$LOG/out" 2>"$LOG/err"
 				rc=$?
-				if [ $rc -eq 1 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
+				if [ $rc -eq 3 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
 					pass "$name"
 				elif [ $rc -eq 77 ]; then
 					skip "$name" "$(head -n 1 "$LOG/out")"
@@ -532,12 +598,7 @@ in_order_usage_errors() {
 		    "vringh_test --in-order --parallel --fast-vringh" \
 		    "virtio_test --in-order=0" "virtio_test --in-order=257"; do
 		# shellcheck disable=SC2086
-		"$B/${args%% *}" ${args#* } >"$LOG/out" 2>"$LOG/err"
-		if [ $? -eq 1 ] && grep -q '^Usage:' "$LOG/err" && [ ! -s "$LOG/out" ]; then
-			pass "usage error: $args"
-		else
-			fail "usage error: $args"
-		fi
+		usage_error $args
 	done
 }
 
@@ -614,6 +675,7 @@ else
 	virtio_test_matrix
 	vringh_test_output
 	usage_errors
+	cli_rows
 	hostile
 	vhost_user_wire
 	suite "$B/tests/vhost_hostile" "$B/vhost_dev"

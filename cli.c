@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command line, the same in every program: usage errors, SKIPs,
+ * progress on a terminal and Ctrl-C.  See harness.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+void rig_usage_hint(void)
+{
+	fprintf(stderr, "try '%s --help'\n", program_invocation_short_name);
+	exit(RIG_EXIT_USAGE);
+}
+
+void rig_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	rig_usage_hint();
+}
+
+void rig_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	exit(RIG_EXIT_SKIP);
+}
+
+volatile sig_atomic_t rig_interrupted;
+
+static void on_interrupt(int sig __attribute__((unused)))
+{
+	rig_interrupted = 1;
+}
+
+void rig_catch_interrupt(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;	/* no SA_RESTART: a blocked call returns EINTR */
+	if (sigaction(SIGINT, &sa, NULL))
+		rig_die("sigaction");
+}
+
+void rig_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	sigset_t block, old;
+	int err;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	err = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		errno = err;
+		rig_die("pthread_create");
+	}
+}
+
+void rig_progress_init(struct rig_progress *p, const char *unit,
+		       unsigned long total, bool hex)
+{
+	p->on = isatty(STDERR_FILENO);
+	p->hex = hex;
+	p->unit = unit;
+	p->total = total;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &p->next);
+	p->next.tv_sec++;
+}
+
+void rig_progress_show(struct rig_progress *p, unsigned long done)
+{
+	struct timespec now;
+
+	if (!p->on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	if (now.tv_sec < p->next.tv_sec ||
+	    (now.tv_sec == p->next.tv_sec && now.tv_nsec < p->next.tv_nsec))
+		return;
+	p->next = now;
+	p->next.tv_sec++;
+	fprintf(stderr, p->hex ? "\r%s: 0x%lx of 0x%lx %s (%.0f%%)\033[K" :
+				 "\r%s: %lu of %lu %s (%.0f%%)\033[K",
+		program_invocation_short_name, done, p->total, p->unit,
+		p->total ? 100.0 * done / p->total : 0.0);
+}
+
+void rig_progress_end(struct rig_progress *p)
+{
+	if (p->on)
+		fputs("\r\033[K", stderr);
+	p->on = false;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host's side of a queue: the ring as the host's _user accessors reach
+ * it, and vringh on that ring (split, or packed with the rig's vringh).
+ * See harness.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+
+#include <linux/virtio.h>
+#include <linux/virtio_ring.h>
+#include <linux/vringh.h>
+#include <linux/uaccess.h>
+
+#include "harness.h"
+
+/* @p (a guest address) in @shm's host mapping, or NULL if not in @shm. */
+static void *host_addr(const struct rig_shm *shm, const void *p)
+{
+	const char *g = shm->guest;
+
+	if ((const char *)p < g || (const char *)p >= g + shm->size)
+		return NULL;
+	return (char *)shm->host + ((const char *)p - g);
+}
+
+/* Let the "user" window take in [p, p + len) too. */
+static void widen_user_window(const void *p, size_t len)
+{
+	char *lo = __user_addr_min, *hi = __user_addr_max;
+
+	if (!lo || (char *)p < lo)
+		lo = (char *)p;
+	if (!hi || (char *)p + len > hi)
+		hi = (char *)p + len;
+	__user_addr_min = lo;
+	__user_addr_max = hi;
+}
+
+void rig_ring_host_view(struct rig_ring *host, const struct rig_ring *guest,
+			const struct rig_shm *shm)
+{
+	const struct vring_packed *gp = &guest->vring_packed;
+	struct vring_packed *hp = &host->vring_packed;
+
+	*host = *guest;
+	if (!guest->packed) {
+		void *mem = host_addr(shm, guest->vring.desc);
+
+		CHECKF(mem, "split ring at %p outside the shared memory",
+		       (void *)guest->vring.desc);
+		vring_init(&host->vring, guest->num, mem, RIG_RING_ALIGN);
+		return;
+	}
+	hp->desc = host_addr(shm, gp->desc);
+	hp->driver = host_addr(shm, gp->driver);
+	hp->device = host_addr(shm, gp->device);
+	if (hp->desc && hp->driver && hp->device)
+		return;
+	/* The driver's own allocations: the host reaches them directly. */
+	*hp = *gp;
+	widen_user_window(gp->desc, sizeof(*gp->desc) * guest->num);
+	widen_user_window(gp->driver, sizeof(*gp->driver));
+	widen_user_window(gp->device, sizeof(*gp->device));
+}
+
+int rig_vringh_init_user(struct vringh *vrh, u64 features,
+			 const struct rig_ring *r)
+{
+	if (!r->packed)
+		return vringh_init_user(vrh, features, r->num, true,
+					r->vring.desc, r->vring.avail,
+					r->vring.used);
+#ifdef vringh_init_packed_user
+	return vringh_init_packed_user(vrh, features, r->num, true,
+				       r->vring_packed.desc,
+				       r->vring_packed.driver,
+				       r->vring_packed.device);
+#else
+	return -ENOSYS;
+#endif
+}
+
+int rig_vringh_init_kern(struct vringh *vrh, u64 features,
+			 const struct rig_ring *r)
+{
+	if (!r->packed)
+		return vringh_init_kern(vrh, features, r->num, true,
+					r->vring.desc, r->vring.avail,
+					r->vring.used);
+#ifdef vringh_init_packed_user /* and _kern, its twin */
+	return vringh_init_packed_kern(vrh, features, r->num, true,
+				       r->vring_packed.desc,
+				       r->vring_packed.driver,
+				       r->vring_packed.device);
+#else
+	return -ENOSYS;
+#endif
+}
+
+void rig_vringh_cleanup(struct vringh *vrh, const struct rig_ring *r)
+{
+#ifdef vringh_init_packed_user
+	if (r->packed)
+		vringh_cleanup(vrh);
+#else
+	(void)vrh;
+	(void)r;
+#endif
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vringh_test --parallel: a guest thread (virtio_ring) and a host thread
+ * (vringh, or with --fast-vringh the mock device), each pinned to its own
+ * CPU, exchange buffers through shared memory mapped at two addresses; the
+ * guest checks the contents of every buffer that comes back.  The main
+ * thread waits: progress on a terminal, figures so far on Ctrl-C.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vringh_test.h"
+#include "mockdev.h"
+
+struct par {
+	struct rig_shm shm;
+	int cpu_guest, cpu_host;
+	struct rig_chan to_host, to_guest;
+	/*
+	 * Created before both threads start (a kernel driver's packed ring is
+	 * where the host finds it) and deleted once both have stopped.
+	 */
+	struct virtio_device vdev;
+	struct rig_queue q;
+	struct virtqueue *vq;		/* q.vq */
+	unsigned long finished;		/* transfers the guest got back */
+	int stop;			/* Ctrl-C: the guest stops adding */
+	int done;			/* guest finished: host may stop */
+};
+
+static struct par par;
+
+static bool par_notify_host(struct virtqueue *vq __attribute__((unused)))
+{
+	if (!opt.fast_vringh)
+		rig_chan_signal(&par.to_host);
+	return true;
+}
+
+static void par_callback_guest(struct virtqueue *vq __attribute__((unused)))
+{
+}
+
+/*
+ * Four sg shapes over a 4-byte slot: 1+2+1, 1+3, 4, 1+1+1+1.  Even
+ * transfers are out buffers (the guest wrote the transfer number), odd ones
+ * in buffers the host fills with the last number it read.
+ */
+static unsigned int make_sgs(struct scatterlist *sg, struct scatterlist **sgs,
+			     unsigned char *p, unsigned long xfer)
+{
+	static const unsigned char shapes[4][4] = {
+		{ 1, 2, 1 }, { 1, 3 }, { 4 }, { 1, 1, 1, 1 },
+	};
+	static const unsigned char count[4] = { 3, 2, 1, 4 };
+	const unsigned char *shape = shapes[xfer % 4];
+	unsigned int n, off = 0;
+
+	for (n = 0; n < count[xfer % 4]; n++) {
+		sg_init_one(&sg[n], p + off, shape[n]);
+		sgs[n] = &sg[n];
+		off += shape[n];
+	}
+	return n;
+}
+
+static void guest_check(unsigned long xfer, u32 *slot, void *token,
+			unsigned int len)
+{
+	u32 val;
+
+	memcpy(&val, slot, sizeof(val));
+	CHECKF(token == slot, "transfer %lu: token %p, expected %p", xfer,
+	       token, (void *)slot);
+	if (xfer % 2 == 0) {
+		CHECKF(len == 0, "out transfer %lu: used len %u", xfer, len);
+		CHECKF(val == (u32)xfer, "out transfer %lu: buffer holds %u",
+		       xfer, val);
+	} else if (opt.fast_vringh) {
+		CHECKF(len == 0, "in transfer %lu: used len %u", xfer, len);
+		CHECKF(val == (u32)-1, "in transfer %lu: buffer holds %u",
+		       xfer, val);
+	} else {
+		CHECKF(len == 4, "in transfer %lu: used len %u", xfer, len);
+		CHECKF(val == (u32)(xfer - 1), "in transfer %lu: holds %u, expected %lu",
+		       xfer, val, xfer - 1);
+	}
+}
+
+static void *guest_thread(void *arg __attribute__((unused)))
+{
+	char *mem = par.shm.guest;
+	struct vring_desc *indirects = (void *)(mem + OFF_INDIRECT);
+	u32 *slots = (void *)(mem + OFF_DATA);
+	unsigned long added = 0, finished = 0;
+	struct virtqueue *vq = par.vq;
+
+	rig_pin_thread(par.cpu_guest);
+	__kfree_ignore_start = indirects;
+	__kfree_ignore_end = mem + OFF_DATA;
+
+	for (;;) {
+		unsigned long reaped = 0;
+		unsigned int len;
+		void *token;
+
+		/* Offer buffers until the ring is full or all are offered. */
+		while (added < opt.xfers &&
+		       !__atomic_load_n(&par.stop, __ATOMIC_RELAXED)) {
+			struct scatterlist sg[4], *sgs[4];
+			u32 *slot = &slots[added % SLOTS];
+			u32 val = added % 2 ? (u32)-1 : (u32)added;
+			unsigned int nsg;
+			int err;
+
+			memcpy(slot, &val, sizeof(val));
+			nsg = make_sgs(sg, sgs, (unsigned char *)slot, added);
+			/* Its indirect table (if any) goes where the host can see it. */
+			__kmalloc_fake = &indirects[(added % SLOTS) * 4];
+			if (added % 2)
+				err = virtqueue_add_sgs(vq, sgs, 0, nsg, slot, GFP_ATOMIC);
+			else
+				err = virtqueue_add_sgs(vq, sgs, nsg, 0, slot, GFP_ATOMIC);
+			__kmalloc_fake = NULL;
+			if (err == -ENOSPC)
+				break;
+			CHECKF(err == 0, "add_sgs: %d", err);
+			added++;
+			virtqueue_kick(vq);
+		}
+
+		while ((token = virtqueue_get_buf(vq, &len)) != NULL) {
+			guest_check(finished, &slots[finished % SLOTS], token, len);
+			finished++;
+			reaped++;
+		}
+		__atomic_store_n(&par.finished, finished, __ATOMIC_RELAXED);
+		CHECK(!virtqueue_is_broken(vq));
+		if (finished == opt.xfers)
+			break;
+		/* Ctrl-C: what was offered has come back, or never will. */
+		if (__atomic_load_n(&par.stop, __ATOMIC_RELAXED) &&
+		    (finished == added || !reaped))
+			break;
+		if (reaped)
+			continue;
+
+		/* Buffers are out and none came back: sleep until some do. */
+		if (!virtqueue_enable_cb_delayed(vq))
+			continue;
+		rig_chan_wait(&par.to_guest);
+		virtqueue_disable_cb(vq);
+	}
+
+	/* Tell the host to stop; this last signal is not a kick. */
+	__atomic_store_n(&par.done, 1, __ATOMIC_RELEASE);
+	rig_chan_signal(&par.to_host);
+	par.to_host.signalled--;
+	return NULL;
+}
+
+/*
+ * --fast-vringh: the host is the mock device (mockdev.h), busy-polling.  It
+ * takes each buffer without reading its descriptors (packed: only their
+ * flags and the last one's id), returns it at once with length 0, and when
+ * it finds the ring empty publishes what it used and calls the guest if it
+ * asked to be.  The guest never kicks.
+ */
+static void *fast_host_thread(void *arg __attribute__((unused)))
+{
+	struct rig_ring ring;
+	struct mockdev dev;
+	unsigned int ndesc;
+	u16 id;
+
+	rig_pin_thread(par.cpu_host);
+	rig_ring_host_view(&ring, &par.q.ring, &par.shm);
+	/* The host's own mapping is a plain pointer: the mock reads it. */
+	mockdev_init(&dev, &par.vdev, &ring);
+	for (;;) {
+		if (mockdev_take(&dev, &id, &ndesc)) {
+			mockdev_use(&dev, id, 0, 1, ndesc);
+			continue;
+		}
+		if (mockdev_publish(&dev))
+			rig_chan_signal(&par.to_guest);
+		if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * In order, the buffers the host took and has not yet returned: the last
+ * one's head and used length, and how many.  Returned with one used entry.
+ */
+struct host_batch {
+	unsigned int count;
+	u16 head;
+	u32 len;
+};
+
+static void host_flush(struct vringh *vrh, struct host_batch *b)
+{
+	if (!b->count)
+		return;
+	host_complete_batch(vrh, b->head, b->len, b->count);
+	b->count = 0;
+}
+
+static void host_notify_guest(struct vringh *vrh)
+{
+	int err = vringh_need_notify_user(vrh);
+
+	CHECKF(err >= 0, "vringh_need_notify_user: %d", err);
+	if (err > 0)
+		rig_chan_signal(&par.to_guest);
+}
+
+static void *host_thread(void *arg __attribute__((unused)))
+{
+	struct iovec riov_stack[2], wiov_stack[2];
+	struct vringh_iov riov, wiov;
+	struct host_batch batch = { 0 };
+	struct vringh vrh;
+	u32 last = 0;
+
+	rig_pin_thread(par.cpu_host);
+	init_host(&vrh, &par.q, &par.shm);
+	vringh_iov_init(&riov, riov_stack, ARRAY_SIZE(riov_stack));
+	vringh_iov_init(&wiov, wiov_stack, ARRAY_SIZE(wiov_stack));
+
+	for (;;) {
+		unsigned int written = 0;
+		u16 head;
+		int err;
+
+		err = vringh_getdesc_user(&vrh, &riov, &wiov, rig_getrange,
+					  &head);
+		CHECKF(err >= 0, "host getdesc: %d", err);
+
+		if (err == 0) {
+			/* In order: the ring is empty, return what we hold. */
+			host_flush(&vrh, &batch);
+			host_notify_guest(&vrh);
+			if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
+				break;
+			/* Buffers came in meanwhile: kicks off again, go on. */
+			if (!vringh_notify_enable_user(&vrh)) {
+				vringh_notify_disable_user(&vrh);
+				continue;
+			}
+			rig_chan_wait(&par.to_host);
+			/* The guest's goodbye is not a kick: don't count it. */
+			if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
+				par.to_host.woken--;
+			vringh_notify_disable_user(&vrh);
+			continue;
+		}
+
+		if (riov.used) {
+			CHECK(wiov.used == 0);
+			CHECK(vringh_iov_pull_user(&riov, &last, 4) == 4);
+		} else {
+			CHECK(wiov.used > 0);
+			CHECK(vringh_iov_push_user(&wiov, &last, 4) == 4);
+			written = 4;
+		}
+		if (opt.in_order) {
+			/* Each buffer was read, or written whole (4 bytes). */
+			batch.head = head;
+			batch.len = written;
+			if (++batch.count == opt.batch)
+				host_flush(&vrh, &batch);
+			continue;
+		}
+		CHECK(vringh_complete_user(&vrh, head, written) == 0);
+	}
+	CHECK(batch.count == 0);
+	vringh_iov_cleanup(&riov);
+	vringh_iov_cleanup(&wiov);
+	rig_vringh_cleanup(&vrh, &par.q.ring);
+	return NULL;
+}
+
+/*
+ * Wait for the guest to finish: progress on a terminal, and on Ctrl-C stop
+ * the guest (waking it if it sleeps).  True if it was interrupted.
+ */
+static bool wait_guest(void)
+{
+	struct rig_progress progress;
+	bool interrupted = false;
+
+	rig_progress_init(&progress, "transfers", opt.xfers, false);
+	while (!__atomic_load_n(&par.done, __ATOMIC_ACQUIRE)) {
+		struct timespec tick = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&tick, NULL);		/* Ctrl-C cuts it short */
+		if (rig_interrupted && !interrupted) {
+			interrupted = true;
+			__atomic_store_n(&par.stop, 1, __ATOMIC_RELAXED);
+			rig_chan_signal(&par.to_guest);
+			par.to_guest.signalled--;	/* not the host's */
+		}
+		rig_progress_show(&progress,
+				  __atomic_load_n(&par.finished, __ATOMIC_RELAXED));
+	}
+	rig_progress_end(&progress);
+	return interrupted;
+}
+
+void run_parallel(void)
+{
+	pthread_t guest, host;
+	bool interrupted;
+	int ncpus;
+
+	ncpus = rig_pick_two_cpus(&par.cpu_guest, &par.cpu_host);
+	if (ncpus < 2)
+		printf("Using CPU %d only (guest and host share it)\n", par.cpu_guest);
+	else
+		printf("Using CPUS %d and %d\n", par.cpu_guest, par.cpu_host);
+	fflush(stdout);
+
+	rig_shm_create(&par.shm, USER_MEM);
+	rig_user_map(par.shm.guest, par.shm.host, USER_MEM, opt.slow_range);
+	rig_chan_init(&par.to_host);
+	rig_chan_init(&par.to_guest);
+	new_queue(&par.q, &par.vdev, opt.features, par.shm.guest, false,
+		  par_notify_host, par_callback_guest, "guest vq");
+	par.vq = par.q.vq;
+
+	rig_catch_interrupt();
+	rig_thread_create(&host, opt.fast_vringh ? fast_host_thread : host_thread,
+			  NULL);
+	rig_thread_create(&guest, guest_thread, NULL);
+	interrupted = wait_guest();
+	pthread_join(guest, NULL);
+	pthread_join(host, NULL);
+	rig_queue_destroy(&par.q);
+
+	if (interrupted)
+		printf("Interrupted after %lu of %lu transfers\n",
+		       par.finished, opt.xfers);
+	printf("Guest: notified %lu, pinged %lu\n",
+	       par.to_host.signalled, par.to_guest.woken);
+	printf("Host: notified %lu, pinged %lu\n",
+	       par.to_guest.signalled, par.to_host.woken);
+
+	rig_chan_destroy(&par.to_host);
+	rig_chan_destroy(&par.to_guest);
+	rig_shm_destroy(&par.shm);
+	if (interrupted)
+		exit(RIG_EXIT_INTERRUPTED);
+}
