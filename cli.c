@@ -42,6 +42,38 @@ void rig_skip(const char *fmt, ...)
 	exit(RIG_EXIT_SKIP);
 }
 
+unsigned int rig_case_pick(int argc, char *argv[],
+			   const char *(*name_of)(unsigned int i),
+			   unsigned int count, const char *help)
+{
+	unsigned int i;
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < count; i++)
+			printf("%s\n", name_of(i));
+		exit(RIG_EXIT_OK);
+	}
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(help, stdout);
+		exit(RIG_EXIT_OK);
+	}
+	if (argc != 2)
+		rig_usage_error("one case name, or --list");
+	for (i = 0; i < count; i++)
+		if (!strcmp(argv[1], name_of(i)))
+			return i;
+	rig_usage_error("no case '%s' (%s --list names them)", argv[1],
+			program_invocation_short_name);
+}
+
+void rig_skip_kernel_gap(bool host, const char *kernel_gap)
+{
+	const char *impl = host ? rig_host_impl() : rig_guest_impl();
+
+	if (kernel_gap && !strcmp(impl, "kernel"))
+		rig_skip("%s", kernel_gap);
+}
+
 volatile sig_atomic_t rig_interrupted;
 
 static void on_interrupt(int sig __attribute__((unused)))

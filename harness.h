@@ -159,6 +159,22 @@ void rig_skip(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 
 /*
+ * A program that runs one named case of many (tests/hostile,
+ * tests/allocfail): "--list" prints every name (@name_of(0..@count-1)),
+ * -h or --help prints @help, else the one argument must be a case's name.
+ * Returns its index; anything else is a usage error.
+ */
+unsigned int rig_case_pick(int argc, char *argv[],
+			   const char *(*name_of)(unsigned int i),
+			   unsigned int count, const char *help);
+/*
+ * SKIP when the code a case exercises (@host: vringh, else virtio_ring) is
+ * a kernel tree's and @kernel_gap (non-NULL) says that code does not
+ * promise what the case checks.
+ */
+void rig_skip_kernel_gap(bool host, const char *kernel_gap);
+
+/*
  * Ctrl-C.  After rig_catch_interrupt(), SIGINT sets rig_interrupted instead
  * of killing the program, and interrupts (EINTR) what the thread it hits
  * was blocked in.  Threads made with rig_thread_create() block SIGINT, so

@@ -98,13 +98,12 @@ int rig_vringh_init_kern(struct vringh *vrh, u64 features,
 #endif
 }
 
-void rig_vringh_cleanup(struct vringh *vrh, const struct rig_ring *r)
+/* Parameters unused with a kernel tree's vringh. */
+void rig_vringh_cleanup(struct vringh *vrh __attribute__((unused)),
+			const struct rig_ring *r __attribute__((unused)))
 {
 #ifdef vringh_init_packed_user
 	if (r->packed)
 		vringh_cleanup(vrh);
-#else
-	(void)vrh;
-	(void)r;
 #endif
 }

@@ -21,14 +21,18 @@ void mockdev_init(struct mockdev *d, struct virtio_device *vdev,
 	d->ring = *ring;
 	d->event_idx = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
 	d->avail_wrap = d->used_wrap = d->published_wrap = true;
-	if (ring->packed) {
-		struct vring_packed_desc_event *ev = ring->vring_packed.device;
+}
 
-		ev->off_wrap = cpu_to_le16(1 << VRING_PACKED_EVENT_F_WRAP_CTR);
-		ev->flags = cpu_to_le16(d->event_idx ?
-					VRING_PACKED_EVENT_FLAG_DESC :
-					VRING_PACKED_EVENT_FLAG_ENABLE);
-	}
+void mockdev_want_kicks(struct mockdev *d)
+{
+	struct vring_packed_desc_event *ev = d->ring.vring_packed.device;
+
+	if (!d->ring.packed)
+		return;
+	ev->off_wrap = cpu_to_le16(d->avail_off | d->avail_wrap <<
+				   VRING_PACKED_EVENT_F_WRAP_CTR);
+	ev->flags = cpu_to_le16(d->event_idx ? VRING_PACKED_EVENT_FLAG_DESC :
+					       VRING_PACKED_EVENT_FLAG_ENABLE);
 }
 
 /* A packed descriptor is available in lap @wrap: AVAIL is @wrap, USED not. */

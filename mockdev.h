@@ -48,11 +48,17 @@ struct mockdev {
 
 /*
  * Start on @ring (the device's view of a new queue's ring, all indices 0).
- * A packed ring's device event suppression structure is set to ask for
- * every kick (or, with EVENT_IDX, for one at offset 0).
+ * Nothing is written to the ring.
  */
 void mockdev_init(struct mockdev *d, struct virtio_device *vdev,
 		  const struct rig_ring *ring);
+/*
+ * Packed: set the device event suppression structure to ask for every kick
+ * or, with EVENT_IDX, for one at the next available offset (which
+ * mockdev_publish() then keeps up to date).  Split rings need nothing: the
+ * used flags start at 0 and the avail event is written on publish.
+ */
+void mockdev_want_kicks(struct mockdev *d);
 
 /*
  * Take the next available buffer: its head (split) or buffer id (packed:

@@ -3,15 +3,15 @@
  * vring_bench: how fast is the driver side of a split (or packed) ring?
  *
  * One thread adds buffers with virtqueue_add_*() until the ring is full and
- * then kicks.  The notify callback plays the device: it marks every available
- * buffer used (length 0), publishes avail_event as a real device does (so
+ * then kicks.  The notify callback plays the device, the harness's mock
+ * device (mockdev.h): it marks every available buffer used (length 0), publishes avail_event as a real device does (so
  * with EVENT_IDX the next kick is really wanted) and raises an "interrupt"
  * if the driver's used_event or flags ask for one.  vring_interrupt() then
  * runs the queue's callback, which reaps with virtqueue_get_buf() and checks
  * that every buffer comes back, in order, with its own token.
  *
  * Prints "<N>ns" (CLOCK_MONOTONIC, the whole add/kick/reap loop) and
- * "<M> returned".  Only the kernel API is used, so this builds against a
+ * "<M> returned"; progress on stderr while it is a terminal.  Only the kernel API is used, so this builds against a
  * kernel tree's virtio_ring.c too.  The ring is legacy (guest-native byte
  * order) unless --virtio-1, as in vringh_test.
  *
@@ -19,10 +19,11 @@
  * ring size).  The device then takes each list in ring order and writes it
  * used at once, at the offset of its first descriptor (2.8.6), and keeps
  * the device event suppression structure at DESC with the next offset it
- * will read (ENABLE without EVENT_IDX).  The rig's driver builds the ring
- * on our memory (vring_new_virtqueue_packed(), a rig extension); a kernel
- * tree's allocates it in vring_create_virtqueue(), and the device finds it
- * with virtqueue_get_desc_addr() and friends.
+ * will read (ENABLE without EVENT_IDX).  rig_queue_create() makes the
+ * queue: the rig's driver builds the ring on memory of the harness's
+ * (vring_new_virtqueue_packed(), a rig extension); a kernel tree's
+ * allocates it in vring_create_virtqueue(), and the device finds it with
+ * virtqueue_get_desc_addr() and friends.
  *
  * --in-order: VIRTIO_F_IN_ORDER.  The device then returns everything a kick
  * made available with one used entry (2.7.9, 2.8.8): split, one used
@@ -143,9 +144,9 @@ static void usage(void)
 {
 	printf(
 "Usage: vring_bench [OPTIONS] [BUFFERS]\n"
-"Add BUFFERS buffers (decimal, 1..10^12, default 10000000) to a split ring,\n"
-"playing the device each time the ring is full; print the elapsed time\n"
-"(\"<N>ns\") and the number of buffers returned (\"<M> returned\").\n"
+"Add BUFFERS buffers (1..10^12, default 10000000; decimal, or hex after 0x)\n"
+"to a split ring, playing the device each time the ring is full; print the\n"
+"elapsed time (\"<N>ns\") and the number of buffers returned (\"<M> returned\").\n"
 "Progress goes to stderr while it is a terminal.\n"
 "  --packed        a packed ring (VIRTIO_F_RING_PACKED; implies --virtio-1)\n"
 "  --ring-size N   ring entries: a power of 2 in 1..%d (default 128); with\n"
@@ -202,7 +203,7 @@ int main(int argc, char *argv[])
 		case 'r':
 			/* Which rule applies waits for --packed, below. */
 			if (!rig_parse_ulong(optarg, 0, ~0UL, &num))
-				rig_usage_error("bad --ring-size '%s': not a decimal number",
+				rig_usage_error("bad --ring-size '%s': not a number",
 						optarg);
 			ring_arg = optarg;
 			break;
@@ -241,7 +242,7 @@ int main(int argc, char *argv[])
 	}
 	if (optind < argc &&
 	    !rig_parse_ulong(argv[optind], 1, MAX_BUFFERS, &buffers))
-		rig_usage_error("bad buffer count '%s': a decimal number in 1..%lu",
+		rig_usage_error("bad buffer count '%s': a number in 1..%lu",
 				argv[optind], MAX_BUFFERS);
 	if (optind + 1 < argc)
 		rig_usage_error("unexpected argument '%s'", argv[optind + 1]);
@@ -295,6 +296,7 @@ int main(int argc, char *argv[])
 	vq = queue.vq;
 	/* The device and the driver share this process: one view. */
 	mockdev_init(&dev, &vdev, &queue.ring);
+	mockdev_want_kicks(&dev);
 	rig_progress_init(&progress, "buffers", buffers, false);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);

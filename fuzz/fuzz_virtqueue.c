@@ -33,6 +33,9 @@
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
 
+#include "../harness.h"
+#include "../mockdev.h"
+
 #define MAX_NUM		64
 #define MAX_SG		6
 #define MAX_TOK		512
@@ -48,7 +51,7 @@ struct tok {
 	void *ctx;
 };
 
-static struct st {
+static struct fuzz_state {
 	struct virtio_device vdev;
 	struct virtio_config_ops cfgops;
 	struct virtqueue *vq;
@@ -68,7 +71,8 @@ static struct st {
 	unsigned long fail_at;	/* kmalloc_fail_nth() armed with this */
 	bool may_reduce;
 
-	/* The device. */
+	/* The device: its writes go through the mock device (mockdev.h). */
+	struct mockdev dev;
 	bool valid;		/* it has behaved so far */
 	uint16_t avail_idx;	/* what the driver has published */
 	uint16_t kick_old;	/* avail index at the last kick decision */
@@ -94,28 +98,24 @@ static bool fail_pending(void)
 	return s.fail_at && kmalloc_count() < s.fail_at;
 }
 
-static bool notify_cb(struct virtqueue *vq)
+static bool notify_cb(struct virtqueue *vq __attribute__((unused)))
 {
-	(void)vq;
 	s.notifies++;
 	return s.notify_ok;
 }
 
-static void callback_cb(struct virtqueue *vq)
+static void callback_cb(struct virtqueue *vq __attribute__((unused)))
 {
-	(void)vq;
 	s.callbacks++;
 }
 
-static int disable_reset(struct virtqueue *vq)
+static int disable_reset(struct virtqueue *vq __attribute__((unused)))
 {
-	(void)vq;
 	return s.reset_err;
 }
 
-static int enable_after_reset(struct virtqueue *vq)
+static int enable_after_reset(struct virtqueue *vq __attribute__((unused)))
 {
-	(void)vq;
 	return s.enable_err;
 }
 
@@ -160,6 +160,8 @@ static void note_broken(size_t said_before, const char *how)
 
 static void ring_view(void)
 {
+	struct rig_ring ring = { .packed = s.packed };
+
 	if (s.packed) {
 		s.vr = NULL;
 		s.num = virtqueue_get_vring_size(s.vq);
@@ -167,10 +169,14 @@ static void ring_view(void)
 		s.vp.desc = phys_to_virt(virtqueue_get_desc_addr(s.vq));
 		s.vp.driver = phys_to_virt(virtqueue_get_avail_addr(s.vq));
 		s.vp.device = phys_to_virt(virtqueue_get_used_addr(s.vq));
-		return;
+		ring.vring_packed = s.vp;
+	} else {
+		s.vr = virtqueue_get_vring(s.vq);
+		s.num = s.vr->num;
+		ring.vring = *s.vr;
 	}
-	s.vr = virtqueue_get_vring(s.vq);
-	s.num = s.vr->num;
+	ring.num = s.num;
+	mockdev_init(&s.dev, &s.vdev, &ring);
 }
 
 /* ---- driver operations ---- */
@@ -433,9 +439,8 @@ static void op_detach(void)
 	free(came_back(p, "detach"));
 }
 
-static void recycle(struct virtqueue *vq, void *p)
+static void recycle(struct virtqueue *vq __attribute__((unused)), void *p)
 {
-	(void)vq;
 	free(came_back(p, "recycle"));
 }
 
@@ -560,8 +565,7 @@ static void device_check_chain(uint16_t head, const struct tok *t)
 
 static void publish_used(uint16_t new_idx)
 {
-	virt_wmb();
-	WRITE_ONCE(s.vr->used->idx, cpu_to_virtio16(&s.vdev, new_idx));
+	mockdev_set_used_idx(&s.dev, new_idx);
 }
 
 /* Packed: the device takes every list the driver made available. */
@@ -635,12 +639,7 @@ static void device_take_packed(void)
 /* Packed: write a used descriptor at the device's position, skip @n. */
 static void packed_write_used(uint16_t id, uint32_t len, uint16_t flags, unsigned int n)
 {
-	struct vring_packed_desc *e = &s.vp.desc[s.d_used];
-
-	e->id = cpu_to_le16(id);
-	e->len = cpu_to_le32(len);
-	virt_wmb();
-	WRITE_ONCE(e->flags, cpu_to_le16(flags));
+	mockdev_write_used_packed(&s.dev, s.d_used, id, len, flags);
 	s.d_used += n % (s.num + 1);
 	if (s.d_used >= s.num) {
 		s.d_used -= s.num;
@@ -650,10 +649,7 @@ static void packed_write_used(uint16_t id, uint32_t len, uint16_t flags, unsigne
 
 static uint16_t used_flags(uint32_t len)
 {
-	uint16_t w = s.d_used_wrap;
-
-	return w << VRING_PACKED_DESC_F_AVAIL | w << VRING_PACKED_DESC_F_USED |
-	       (len ? VRING_DESC_F_WRITE : 0);
+	return mockdev_used_flags(s.d_used_wrap, len);
 }
 
 /*
@@ -736,11 +732,10 @@ static void op_dev_lie_packed(struct fin *in, uint8_t what)
 				  le16_to_cpu(s.vp.desc[s.d_used].flags), fin_u8(in));
 		break;
 	case 2: {	/* rewrite any descriptor */
-		struct vring_packed_desc *e = &s.vp.desc[fin_u8(in) % s.num];
+		uint16_t off = fin_u8(in) % s.num, id = fin_u16(in) % (s.num + 1);
+		uint32_t len = fin_u32(in);
 
-		e->id = cpu_to_le16(fin_u16(in) % (s.num + 1));
-		e->len = cpu_to_le32(fin_u32(in));
-		e->flags = cpu_to_le16(fin_u16(in));
+		mockdev_write_used_packed(&s.dev, off, id, len, fin_u16(in));
 		break;
 	}
 	case 3: {	/* scribble on the ring or the event structures */
@@ -766,7 +761,6 @@ static void op_dev_use(struct fin *in)
 	uint8_t pick = fin_u8(in);
 	uint32_t len = fin_u32(in);
 	unsigned int first, k, i;
-	vring_used_elem_t *e;
 	struct tok *t;
 	uint16_t head;
 
@@ -787,9 +781,7 @@ static void op_dev_use(struct fin *in)
 	len = t->in_len ? len % (t->in_len + 1) : 0;
 
 	/* One entry, at the slot of the batch's first buffer. */
-	e = &s.vr->used->ring[s.dused % s.num];
-	e->id = cpu_to_virtio32(&s.vdev, head);
-	e->len = cpu_to_virtio32(&s.vdev, len);
+	mockdev_write_used(&s.dev, s.dused, head, len);
 	s.dused += k;
 	publish_used(s.dused);
 	dev_used(first, k, len);
@@ -823,7 +815,6 @@ static void op_dev_event(struct fin *in)
 static void op_dev_lie(struct fin *in)
 {
 	uint8_t what = fin_u8(in) % 4;
-	vring_used_elem_t *e;
 
 	if (s.packed) {
 		op_dev_lie_packed(in, what);
@@ -841,9 +832,7 @@ static void op_dev_lie(struct fin *in)
 		} else if (sel < 0xe0) {
 			id %= s.num + 2;
 		}
-		e = &s.vr->used->ring[s.dused % s.num];
-		e->id = cpu_to_virtio32(&s.vdev, id);
-		e->len = cpu_to_virtio32(&s.vdev, len);
+		mockdev_write_used(&s.dev, s.dused, id, len);
 		s.dused++;
 		publish_used(s.dused);
 		break;
@@ -853,11 +842,9 @@ static void op_dev_lie(struct fin *in)
 		publish_used(s.dused);
 		break;
 	case 2: {	/* rewrite an element, index unchanged */
-		uint16_t slot = fin_u8(in) % s.num;
+		uint16_t slot = fin_u8(in) % s.num, id = fin_u16(in) % (s.num + 1);
 
-		e = &s.vr->used->ring[slot];
-		e->id = cpu_to_virtio32(&s.vdev, fin_u16(in) % (s.num + 1));
-		e->len = cpu_to_virtio32(&s.vdev, fin_u32(in));
+		mockdev_write_used(&s.dev, slot, id, fin_u32(in));
 		break;
 	}
 	case 3: {	/* scribble anywhere in the ring */
@@ -881,8 +868,7 @@ static void setup(struct fin *in)
 	bool packed = sel & 0x80;
 
 	memset(&s, 0, sizeof(s));
-	INIT_LIST_HEAD(&s.vdev.vqs);
-	spin_lock_init(&s.vdev.vqs_list_lock);
+	rig_vdev_init(&s.vdev, 0);
 	if (cfg & 1)
 		__virtio_set_bit(&s.vdev, VIRTIO_RING_F_INDIRECT_DESC);
 	if (cfg & 2)
@@ -965,10 +951,8 @@ static void teardown(void)
 		fuzz_unpoison(rpage, pg);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+int LLVMFuzzerInitialize(int *argc __attribute__((unused)), char ***argv __attribute__((unused)))
 {
-	(void)argc;
-	(void)argv;
 	pg = (size_t)sysconf(_SC_PAGESIZE);
 	rpage = fuzz_guarded_pages(1);
 	fuzz_quiet_stderr();

@@ -79,7 +79,7 @@ struct mbuf {
 	uint32_t toff, tlen;	/* the indirect table, if any */
 };
 
-static struct st {
+static struct fuzz_state {
 	/* configuration */
 	unsigned int num;
 	bool event_idx, version_1, kern, slow, outside_window;
@@ -137,11 +137,11 @@ static uint64_t g_addr(uint32_t off)
 	return s.kern ? (uint64_t)(uintptr_t)(g + off) : GBASE + off;
 }
 
-static bool getrange(struct vringh *vrh, u64 addr, struct vringh_range *r)
+static bool getrange(struct vringh *vrh __attribute__((unused)), u64 addr,
+		     struct vringh_range *r)
 {
 	unsigned int i;
 
-	(void)vrh;
 	for (i = 0; i < s.nranges; i++) {
 		if (addr < s.range[i].s || addr > s.range[i].e)
 			continue;
@@ -1374,10 +1374,8 @@ static void setup(struct fin *in)
 	set_g_protection(false);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+int LLVMFuzzerInitialize(int *argc __attribute__((unused)), char ***argv __attribute__((unused)))
 {
-	(void)argc;
-	(void)argv;
 	pg = (size_t)sysconf(_SC_PAGESIZE);
 	gsize = G_PAGES * pg;
 	/* Ring page, guard, guest memory: one window of "user" memory. */

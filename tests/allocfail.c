@@ -9,10 +9,11 @@
  * ring), leaves the queue or ring usable and unchanged, and nothing leaks
  * (kmalloc_outstanding() is back to where it was).
  *
- * Usage: allocfail --list | allocfail SCENARIO
+ * Usage: allocfail --list | allocfail SCENARIO | allocfail -h
  * Exit 0 when every run of the sweep was clean; a broken rule stops the
- * program with its location; 77 (a SKIP) when the ring code under test is
- * a kernel tree's, which does not promise what the scenario checks.
+ * program with its location; 2 for a usage error; 77 (a SKIP) when the
+ * ring code under test is a kernel tree's, which does not promise what the
+ * scenario checks.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,7 +46,6 @@ static bool failed_yet(void)
 	return kmalloc_count() >= fail_n;
 }
 
-#define RING_ALIGN	4096
 #define MEM_SIZE	(256 * 1024)
 #define OFF_TABLE	(32 * 1024)	/* indirect tables, see roundtrip() */
 #define OFF_DATA	(64 * 1024)
@@ -54,14 +54,6 @@ static bool failed_yet(void)
 static char *mem;
 
 static struct virtio_device vdev;
-
-static void init_vdev(u64 features)
-{
-	memset(&vdev, 0, sizeof(vdev));
-	INIT_LIST_HEAD(&vdev.vqs);
-	spin_lock_init(&vdev.vqs_list_lock);
-	vdev.features = features;
-}
 
 static bool notify(struct virtqueue *vq __attribute__((unused)))
 {
@@ -112,9 +104,9 @@ static void new_virtqueue(void)
 {
 	struct virtqueue *vq;
 
-	init_vdev(1ULL << VIRTIO_RING_F_INDIRECT_DESC);
-	memset(mem, 0, vring_size(256, RING_ALIGN));
-	vq = vring_new_virtqueue(0, 256, RING_ALIGN, &vdev, true, false, mem,
+	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	memset(mem, 0, vring_size(256, RIG_RING_ALIGN));
+	vq = vring_new_virtqueue(0, 256, RIG_RING_ALIGN, &vdev, true, false, mem,
 				 notify, NULL, "allocfail");
 	if (!vq) {
 		CHECK(failed_yet());
@@ -129,8 +121,8 @@ static void create_virtqueue(void)
 {
 	struct virtqueue *vq;
 
-	init_vdev(1ULL << VIRTIO_F_VERSION_1);
-	vq = vring_create_virtqueue(0, 1024, RING_ALIGN, &vdev, true, false,
+	rig_vdev_init(&vdev, 1ULL << VIRTIO_F_VERSION_1);
+	vq = vring_create_virtqueue(0, 1024, RIG_RING_ALIGN, &vdev, true, false,
 				    false, notify, NULL, "allocfail");
 	if (!vq) {
 		CHECK(failed_yet());
@@ -148,8 +140,8 @@ static void create_virtqueue_reduce(void)
 	struct virtqueue *vq;
 	unsigned int num;
 
-	init_vdev(0);
-	vq = vring_create_virtqueue(0, 1024, RING_ALIGN, &vdev, true, true,
+	rig_vdev_init(&vdev, 0);
+	vq = vring_create_virtqueue(0, 1024, RIG_RING_ALIGN, &vdev, true, true,
 				    false, notify, NULL, "allocfail");
 	if (!vq) {
 		/* Only the queue's own state can fail it: the ring shrinks. */
@@ -214,10 +206,10 @@ static void roundtrip(bool indirect, unsigned int nsg, unsigned int stack,
 	u16 head;
 	int err;
 
-	init_vdev((indirect ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) |
+	rig_vdev_init(&vdev, (indirect ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) |
 		  1ULL << VIRTIO_F_VERSION_1);
-	memset(mem, 0, vring_size(64, RING_ALIGN));
-	vq = vring_new_virtqueue(0, 64, RING_ALIGN, &vdev, true, false, mem,
+	memset(mem, 0, vring_size(64, RIG_RING_ALIGN));
+	vq = vring_new_virtqueue(0, 64, RIG_RING_ALIGN, &vdev, true, false, mem,
 				 notify, NULL, "allocfail");
 	if (!vq) {
 		CHECK(failed_yet());
@@ -241,7 +233,7 @@ static void roundtrip(bool indirect, unsigned int nsg, unsigned int stack,
 		CHECK(failed_yet() && before - vq->num_free == nsg);	/* direct */
 	virtqueue_kick(vq);
 
-	vring_init(&vr, 64, mem, RING_ALIGN);
+	vring_init(&vr, 64, mem, RIG_RING_ALIGN);
 	CHECK(vringh_init_user(&vrh, vdev.features, 64, true, vr.desc, vr.avail,
 			       vr.used) == 0);
 	vringh_iov_init(&riov, rs, stack);
@@ -285,9 +277,9 @@ static void add_indirect_ring_full(void)
 	char *d = mem + OFF_DATA;
 	int err;
 
-	init_vdev(1ULL << VIRTIO_RING_F_INDIRECT_DESC);
-	memset(mem, 0, vring_size(4, RING_ALIGN));
-	vq = vring_new_virtqueue(0, 4, RING_ALIGN, &vdev, true, false, mem,
+	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	memset(mem, 0, vring_size(4, RIG_RING_ALIGN));
+	vq = vring_new_virtqueue(0, 4, RIG_RING_ALIGN, &vdev, true, false, mem,
 				 notify, NULL, "allocfail");
 	if (!vq) {
 		CHECK(failed_yet());
@@ -328,8 +320,8 @@ static void vringh_kern_iov_grow(void)
 	u16 head, before;
 	int err;
 
-	memset(mem, 0, vring_size(32, RING_ALIGN));
-	vring_init(&vr, 32, mem, RING_ALIGN);
+	memset(mem, 0, vring_size(32, RIG_RING_ALIGN));
+	vring_init(&vr, 32, mem, RIG_RING_ALIGN);
 	CHECK(vringh_init_kern(&vrh, 0, 32, true, vr.desc, vr.avail, vr.used) == 0);
 	/* One chain of 32 descriptors: 12 readable, 20 writable. */
 	desc = vr.desc;
@@ -370,9 +362,9 @@ static void create_virtqueue_packed(void)
 {
 	struct virtqueue *vq;
 
-	init_vdev(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
+	rig_vdev_init(&vdev, 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
 		  1ULL << VIRTIO_RING_F_INDIRECT_DESC);
-	vq = vring_create_virtqueue(0, 256, RING_ALIGN, &vdev, true, false,
+	vq = vring_create_virtqueue(0, 256, RIG_RING_ALIGN, &vdev, true, false,
 				    false, notify, NULL, "allocfail");
 	if (!vq) {
 		CHECK(failed_yet());
@@ -402,7 +394,7 @@ static void packed_roundtrip(unsigned int nsg)
 	u16 head;
 	int err;
 
-	init_vdev(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
+	rig_vdev_init(&vdev, 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
 		  1ULL << VIRTIO_RING_F_INDIRECT_DESC);
 	memset(mem, 0, vring_packed_size(32));
 	vring_packed_init(&vp, 32, mem);
@@ -482,16 +474,16 @@ static void resize(void)
 	char *d = mem + OFF_DATA;
 	int err;
 
-	init_vdev(1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC);
 	vdev.config = &cfgops;
-	vq = vring_create_virtqueue(0, 64, RING_ALIGN, &vdev, true, false,
+	vq = vring_create_virtqueue(0, 64, RIG_RING_ALIGN, &vdev, true, false,
 				    false, notify, NULL, "allocfail");
 	if (!vq) {
 		CHECK(failed_yet());
 		return;
 	}
 	vring_del_virtqueue(vq);
-	vq = vring_create_virtqueue(0, 256, RING_ALIGN, &vdev, true, false,
+	vq = vring_create_virtqueue(0, 256, RIG_RING_ALIGN, &vdev, true, false,
 				    false, notify, NULL, "allocfail");
 	if (!vq) {
 		CHECK(failed_yet());
@@ -581,42 +573,29 @@ static int sweep(const struct scenario *sc)
 	return 1;
 }
 
+static const char *scenario_name(unsigned int i)
+{
+	return scenarios[i].name;
+}
+
 int main(int argc, char *argv[])
 {
-	unsigned int i;
+	const struct scenario *sc;
+	int err;
 
-	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-		for (i = 0; i < ARRAY_SIZE(scenarios); i++)
-			printf("%s\n", scenarios[i].name);
-		return 0;
-	}
-	if (argc != 2) {
-		fprintf(stderr, "Usage: allocfail --list | allocfail SCENARIO\n");
-		return 1;
-	}
-	mem = aligned_alloc(RING_ALIGN, MEM_SIZE);
+	sc = &scenarios[rig_case_pick(argc, argv, scenario_name,
+				      ARRAY_SIZE(scenarios),
+"Usage: allocfail --list | allocfail SCENARIO\n"
+"Sweep one scenario's allocation failures (--list names them).  Exit 0:\n"
+"every run was clean; 1: a rule broke; 2: usage error; 77: SKIP, the\n"
+"linked ring code does not promise it.\n")];
+	rig_skip_kernel_gap(sc->host, sc->kernel_gap);
+	mem = aligned_alloc(RIG_RING_ALIGN, MEM_SIZE);
 	if (!mem)
-		return 1;
+		return RIG_EXIT_FAIL;
 	__user_addr_min = mem;
 	__user_addr_max = mem + MEM_SIZE;
-	for (i = 0; i < ARRAY_SIZE(scenarios); i++) {
-		const struct scenario *sc = &scenarios[i];
-		const char *impl;
-		int err;
-
-		if (strcmp(argv[1], sc->name))
-			continue;
-		impl = sc->host ? rig_host_impl() : rig_guest_impl();
-		if (sc->kernel_gap && strcmp(impl, "kernel") == 0) {
-			printf("%s\n", sc->kernel_gap);
-			free(mem);
-			return 77;
-		}
-		err = sweep(sc);
-		free(mem);
-		return err;
-	}
-	fprintf(stderr, "allocfail: no scenario '%s'\n", argv[1]);
-	fprintf(stderr, "Usage: allocfail --list | allocfail SCENARIO\n");
-	return 1;
+	err = sweep(sc);
+	free(mem);
+	return err;
 }

@@ -197,7 +197,7 @@ cli_rows() {
 		fail "vring_bench --packed --ring-size 32769 states the packed rule"
 	fi
 	usage_error vring_bench --cpu 1023
-	if grep -q "may run on CPUs $(taskset -cp $$ 2>/dev/null | sed 's/.*: //')\$" "$LOG/err"; then
+	if grep -q "may run on CPUs $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)\$" "$LOG/err"; then
 		pass "vring_bench --cpu 1023 names the allowed CPUs"
 	else
 		fail "vring_bench --cpu 1023 names the allowed CPUs"
@@ -233,12 +233,46 @@ cli_rows() {
 	# Progress on stderr, only while it is a terminal (script(1) makes one).
 	if ! command -v script >/dev/null; then
 		skip "progress on a terminal" "no script(1) (util-linux)"
-	elif timeout "$TIMEOUT" script -qec "'$B/virtio_test' --buf-num=0x40000 --batch=random" /dev/null \
-		>"$LOG/out" 2>&1 && grep -q 'virtio_test: 0x[0-9a-f]* of 0x40000 buffers' "$LOG/out"; then
+	elif timeout "$TIMEOUT" script -qec "timeout -s INT 1.5 '$B/virtio_test' --buf-num=0x10000000000" \
+		/dev/null >"$LOG/out" 2>&1; grep -q 'virtio_test: 0x[0-9a-f]* of 0x10000000000 buffers' "$LOG/out"; then
 		pass "virtio_test: progress on a terminal"
 	else
 		fail "virtio_test: progress on a terminal"
 	fi
+}
+
+# Every "  $ ./PROG ARGS" example in the README, with the indented lines
+# after it, is what PROG prints (stdout and stderr): numbers may differ, and
+# a "..." line stands for any lines.
+readme_examples() {
+	local readme n=0 i cmd want got pre post
+	readme=$(dirname "$0")/../README
+	awk -v dir="$LOG" '
+		/^  \$ \.\// { n++; sub(/^  \$ /, ""); print > (dir "/ex" n ".cmd"); ex = 1; next }
+		ex && /^  / { sub(/^  /, ""); print > (dir "/ex" n ".want"); next }
+		{ ex = 0 }
+		END { print n > (dir "/ex.count") }' "$readme"
+	n=$(cat "$LOG/ex.count")
+	for ((i = 1; i <= n; i++)); do
+		cmd=$(cat "$LOG/ex$i.cmd")
+		(cd "$B" && timeout "$TIMEOUT" sh -c "$cmd" >"$LOG/ex.got" 2>&1)
+		sed -E 's/0x[0-9a-f]+/N/g; s/[0-9]+/N/g' "$LOG/ex$i.want" >"$LOG/ex.want"
+		sed -E 's/0x[0-9a-f]+/N/g; s/[0-9]+/N/g' "$LOG/ex.got" >"$LOG/ex.gotn"
+		if grep -qx '\.\.\.' "$LOG/ex.want"; then
+			pre=$(sed '/^\.\.\.$/,$d' "$LOG/ex.want")
+			post=$(sed '1,/^\.\.\.$/d' "$LOG/ex.want")
+			[ "$(head -n "$(printf '%s\n' "$pre" | grep -c .)" "$LOG/ex.gotn")" = "$pre" ] &&
+			[ "$(tail -n "$(printf '%s\n' "$post" | grep -c .)" "$LOG/ex.gotn")" = "$post" ]
+		else
+			cmp -s "$LOG/ex.want" "$LOG/ex.gotn"
+		fi
+		if [ $? -eq 0 ]; then
+			pass "README example: $cmd"
+		else
+			fail "README example: $cmd"
+			diff "$LOG/ex$i.want" "$LOG/ex.got" >&2
+		fi
+	done
 }
 
 hostile() {
@@ -676,6 +710,7 @@ else
 	vringh_test_output
 	usage_errors
 	cli_rows
+	readme_examples
 	hostile
 	vhost_user_wire
 	suite "$B/tests/vhost_hostile" "$B/vhost_dev"

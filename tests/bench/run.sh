@@ -54,9 +54,9 @@ else
 	"$bench" 1000 >"$tmp/out" 2>"$tmp/err"
 	bench_ok 1000
 	result "vring_bench 1000: two lines"
-	"$bench" 0 >"$tmp/out" 2>"$tmp/err"
-	bench_ok 0
-	result "vring_bench 0: nothing to do"
+	"$bench" 010 >"$tmp/out" 2>"$tmp/err"
+	bench_ok 10
+	result "vring_bench 010: ten buffers (decimal, never octal)"
 
 	# 70000 buffers: the 16-bit ring indices wrap at least once.
 	for o in "" "--no-indirect" "--no-eventidx" "--no-indirect --no-eventidx" \
@@ -73,10 +73,12 @@ else
 		result "vring_bench ${o:+$o }70000"
 	done
 
-	"$bench" --help >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" -eq 0 ] && grep -q "^Usage: vring_bench" "$tmp/out" && [ ! -s "$tmp/err" ]
-	result "vring_bench --help"
+	for o in -h --help; do
+		"$bench" $o >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 0 ] && grep -q "^Usage: vring_bench" "$tmp/out" && [ ! -s "$tmp/err" ]
+		result "vring_bench $o"
+	done
 	"$bench" --version >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
@@ -86,11 +88,14 @@ else
 	for a in "--bogus" "-x" "--ring-size" "--ring-size 0" "--ring-size 3" \
 		 "--ring-size 65536" "--ring-size 12x" "--sg 0" "--sg -1" \
 		 "--ring-size 8 --sg 9" "--mixed --sg 1" "--in --mixed" \
-		 "--cpu -1" "--cpu x" "abc" "-- -5" "10 20" "1e6"; do
+		 "--cpu -1" "--cpu x" "abc" "-- -5" "10 20" "1e6" "0" \
+		 "18446744073709551615" "1000000000001" "010x"; do
 		# shellcheck disable=SC2086
 		"$bench" $a >"$tmp/out" 2>"$tmp/err"
 		rc=$?
-		[ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "^Usage: vring_bench" "$tmp/err"
+		# Exit 2; on stderr one line saying what, then "try ... --help".
+		[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] &&
+			[ "$(tail -n 1 "$tmp/err")" = "try 'vring_bench --help'" ]
 		result "vring_bench $a: usage error"
 	done
 fi
