@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What every rig program needs and none should write twice.  One header,
- * five files behind it (linked as an archive, so a program takes only the
- * parts it uses), one idea each:
+ * five files behind it (HARNESS_OBJS in the Makefile), one idea each:
  *
  *   harness.c  checks that stop with a location, number parsing, build
  *              information, CPU choice and pinning, shared memory mapped at
