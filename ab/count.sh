@@ -22,9 +22,10 @@
 #   vring_bench split instructions/add: 1196.16
 # A scenario the ring code under test lacks (exit 77) prints "NAME: n/a".
 # Instruction counts move only when the code run moves.  Miss counts also
-# move with memory layout: the same source built in a folder of another
-# name (its path is in the binary) moved vring_bench --packed from 0.28 to
-# 0.46 D1 misses per add.  Compare misses only between builds made alike.
+# move with memory layout: the same binary with 500 more bytes of
+# environment (its stack elsewhere) went from 5.13 to 5.18 D1 misses per
+# vring_bench add.  So every run gets an empty environment (env -i), and
+# misses are compared only between builds made alike.
 # Exit status: 0, or 1 if valgrind is missing or a run failed.
 
 set -u
@@ -46,7 +47,7 @@ die() {
 	echo "count: $*" >&2
 	exit 1
 }
-command -v valgrind >/dev/null 2>&1 ||
+VALGRIND=$(command -v valgrind) ||
 	die "valgrind is not installed (Debian: apt-get install valgrind)"
 for p in vring_bench vringh_test; do
 	[ -x "$B/$p" ] || die "$B/$p is not built (make $p)"
@@ -64,9 +65,10 @@ grind() {
 		shift
 	done
 	shift
+	# In BUILD_DIR, as ./PROGRAM: the same stack layout from any folder.
 	# shellcheck disable=SC2086 # options are words
-	valgrind --tool=callgrind --cache-sim=yes $CACHES \
-		--callgrind-out-file=/dev/null $opts "$@" \
+	(cd "$B" && exec env -i "$VALGRIND" --tool=callgrind --cache-sim=yes $CACHES \
+		--callgrind-out-file=/dev/null $opts "$@") \
 		>"$tmp/log" 2>&1
 	rc=$?
 	if [ $rc -eq 77 ]; then
@@ -106,8 +108,8 @@ row() {
 for mode in split packed; do
 	flag=
 	[ $mode = packed ] && flag=--packed
-	grind "$tmp/lo" --toggle-collect=main $NOPRINT -- "$B/vring_bench" $flag $LO
-	grind "$tmp/hi" --toggle-collect=main $NOPRINT -- "$B/vring_bench" $flag $HI
+	grind "$tmp/lo" --toggle-collect=main $NOPRINT -- ./vring_bench $flag $LO
+	grind "$tmp/hi" --toggle-collect=main $NOPRINT -- ./vring_bench $flag $HI
 	row "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
 done
 
@@ -133,6 +135,6 @@ for mode in split packed; do
 	[ $mode = packed ] && flag=--packed
 	grind "$tmp/st" --toggle-collect=$region --toggle-collect=$setup \
 		--toggle-collect=$teardown -- \
-		"$B/vringh_test" --indirect --eventidx $flag
+		./vringh_test --indirect --eventidx $flag
 	row "vringh_test $mode" run "$tmp/st"
 done
