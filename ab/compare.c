@@ -17,7 +17,9 @@
  * "<N>ns" line (vring_bench; N as stats reads it: 123, 9.4e+08), its last
  * "Wall time:<S>" line (/usr/bin/time -f 'Wall time:%e'), or else the wall
  * time the comparer measures from fork to exit.  --metric=own insists on one
- * of the first two, --metric=wall on the third; --metric=instructions runs
+ * of the first two, --metric=wall on the third; --metric=cpu takes the CPU
+ * time (user + system) of the run, which waiting for a busy CPU does not
+ * inflate as it does wall time; --metric=instructions runs
  * each command under valgrind's callgrind and takes the instructions
  * executed in main() outside printf(): deterministic, so one pair is enough.  Standard output
  * and standard error are both searched; every run of both commands must give
@@ -42,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -57,30 +60,33 @@
 /* Exit statuses. */
 enum { EXIT_GATE = 1, EXIT_USAGE = 2, EXIT_RUN = 3 };
 
-enum metric { METRIC_AUTO, METRIC_OWN, METRIC_WALL, METRIC_INSTR };
+enum metric { METRIC_AUTO, METRIC_OWN, METRIC_WALL, METRIC_CPU, METRIC_INSTR,
+	      METRIC_COUNT };
 static const char *const metric_name[] = {
-	[METRIC_AUTO] = "auto", [METRIC_OWN] = "own",
-	[METRIC_WALL] = "wall", [METRIC_INSTR] = "instructions",
+	[METRIC_AUTO] = "auto", [METRIC_OWN] = "own", [METRIC_WALL] = "wall",
+	[METRIC_CPU] = "cpu", [METRIC_INSTR] = "instructions",
 };
 
-enum kind { KIND_NONE, KIND_NS, KIND_WALL, KIND_MEASURED, KIND_INSTR };
+enum kind { KIND_NONE, KIND_NS, KIND_WALL, KIND_MEASURED, KIND_CPU,
+	    KIND_INSTR };
 
 static const char *const kind_text[] = {
 	[KIND_NONE] = "no figure",
 	[KIND_NS] = "the \"<N>ns\" line of each run",
 	[KIND_WALL] = "the \"Wall time:<S>\" line of each run",
 	[KIND_MEASURED] = "wall time measured by the comparer (fork to exit)",
+	[KIND_CPU] = "CPU time of the run (user + system, measured by the comparer)",
 	[KIND_INSTR] = "instructions executed in main(), printf aside (valgrind callgrind)",
 };
 /* Short names and units, for JSON and the summary lines. */
 static const char *const kind_key[] = {
 	[KIND_NONE] = "none", [KIND_NS] = "ns_line",
 	[KIND_WALL] = "wall_time_line", [KIND_MEASURED] = "measured_wall",
-	[KIND_INSTR] = "instructions",
+	[KIND_CPU] = "cpu_time", [KIND_INSTR] = "instructions",
 };
 static const char *const kind_unit[] = {
 	[KIND_NONE] = "", [KIND_NS] = "ns", [KIND_WALL] = "s",
-	[KIND_MEASURED] = "ns", [KIND_INSTR] = "instructions",
+	[KIND_MEASURED] = "ns", [KIND_CPU] = "ns", [KIND_INSTR] = "instructions",
 };
 
 /* The gate's default threshold: noisy metrics, and instruction counts. */
@@ -122,7 +128,9 @@ static void usage(FILE *f)
 "  -m, --metric M     the figure: auto (default: the run's \"<N>ns\" line,\n"
 "                     else its \"Wall time:<S>\" line, else wall time),\n"
 "                     own (one of those two lines, required), wall (wall\n"
-"                     time measured here), instructions (valgrind callgrind:\n"
+"                     time measured here), cpu (CPU time, user + system,\n"
+"                     of the run: unlike wall time, not inflated while\n"
+"                     the run waits for a CPU), instructions (callgrind:\n"
 "                     instructions executed in main() outside printf();\n"
 "                     default 1 pair)\n"
 "  -n, --pairs N      measured runs of each command (default 20, min 3;\n"
@@ -199,10 +207,24 @@ static double now(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* CPU time, user and system, of every child waited for so far, in ns. */
+static double children_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		die("getrusage: %s", strerror(errno));
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+}
+
+static double last_cpu;		/* the CPU time of the last run, in ns */
+
 /*
  * Run argv (or "sh -c cmd" if argv is NULL) with stdin from /dev/null and
  * stdout (and stderr, if @with_stderr) captured into *out.  Returns the
- * wait status; *ns is the wall time from fork to exit.
+ * wait status; *ns is the wall time from fork to exit, last_cpu the CPU
+ * time of the run (the shell and what it ran).
  */
 static int run(const char *cmd, char *const argv[], bool with_stderr,
 	       char **out, double *ns)
@@ -210,12 +232,13 @@ static int run(const char *cmd, char *const argv[], bool with_stderr,
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap);
 	int fds[2], status;
-	double t0;
+	double t0, cpu0;
 	ssize_t got;
 	pid_t pid;
 
 	if (!buf || pipe(fds))
 		die("cannot set up a run: %s", strerror(errno));
+	cpu0 = children_cpu();
 	t0 = now();
 	pid = fork();
 	if (pid < 0)
@@ -250,6 +273,7 @@ static int run(const char *cmd, char *const argv[], bool with_stderr,
 		if (errno != EINTR)
 			die("waitpid: %s", strerror(errno));
 	*ns = now() - t0;
+	last_cpu = children_cpu() - cpu0;
 	buf[len] = '\0';
 	*out = buf;
 	return status;
@@ -318,6 +342,9 @@ static enum kind figure(const char *out, double measured, double *fig)
 	case METRIC_WALL:
 		*fig = measured;
 		return KIND_MEASURED;
+	case METRIC_CPU:
+		*fig = last_cpu;
+		return KIND_CPU;
 	default:
 		break;
 	}
@@ -595,12 +622,12 @@ int main(int argc, char *argv[])
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'm':
-			for (i = 0; i < 4; i++)
+			for (i = 0; i < METRIC_COUNT; i++)
 				if (!strcmp(optarg, metric_name[i]))
 					break;
-			if (i == 4)
+			if (i == METRIC_COUNT)
 				bad_usage("--metric: '%s' is not one of auto, "
-					  "own, wall, instructions", optarg);
+					  "own, wall, cpu, instructions", optarg);
 			metric = i;
 			break;
 		case 'n': pairs = parse_count("--pairs", optarg, 1, 1000000); break;

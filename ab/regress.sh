@@ -1,12 +1,16 @@
 #!/bin/sh
 # make regress: did HEAD make the ring slower than BASE?  One command for CI.
 #
-# Usage: ab/regress.sh [-n PAIRS] [-i PCT] [-d PCT] [-w PCT] [-j FILE] [-h]
-#                      BASE [HEAD]
+# Usage: ab/regress.sh [-n PAIRS] [-m METRIC] [-x ADDS] [-i PCT] [-d PCT]
+#                      [-w PCT] [-j FILE] [-h] BASE [HEAD]
 #   BASE, HEAD  git revisions ("worktree": the files as they are now;
 #               HEAD default: HEAD)
-#   -n PAIRS    wall-time pairs of vring_bench 1000000 (default 15;
-#               0 leaves the wall-time comparison out)
+#   -n PAIRS    timed pairs of vring_bench ADDS (default 101; 0 leaves the
+#               timed comparison out)
+#   -m METRIC   what is timed (ab/compare --metric): cpu (default: the
+#               run's CPU time, which waiting for a busy CPU does not
+#               inflate), own (vring_bench's own wall-time figure) or wall
+#   -x ADDS     buffers each timed run adds (default 100000)
 #   -i PCT      instruction counts: a regression when B/A > 1 + PCT/100
 #               (default 0.25)
 #   -d PCT      gate simulated D1 misses too: a regression when B/A >
@@ -21,8 +25,9 @@
 # with CC and CFLAGS from the environment when set), then: the
 # deterministic counts of ab/count.sh on each (instructions, D1 and LL
 # misses per vring_bench add and per vringh_test single-threaded run, split
-# and packed), and a short interleaved wall-time comparison of vring_bench
-# by ab/compare.  Prints one table: metric, A, B, B/A, verdict (ok, better,
+# and packed), and a short interleaved timed comparison of vring_bench by
+# ab/compare (many short pairs: on a shared machine, pairs close in time
+# see the same load).  Prints one table: metric, A, B, B/A, verdict (ok, better,
 # REGRESSION, or info for misses not gated).
 # Exit status: 0 no regression, 1 a regression, 2 usage error, 3 a build or
 # a run failed.
@@ -45,16 +50,24 @@ pct() {
 		usage "-$1: '$2' is not a percentage in 0..1000"
 }
 
-pairs=15 ipct=0.25 dpct= wpct=1 json=
-while getopts :n:i:d:w:j:h opt; do
+pairs=101 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json=
+while getopts :n:m:x:i:d:w:j:h opt; do
 	case $opt in
-	h) sed -n '4,28s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
+	h) sed -n '4,34s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
 	n) case $OPTARG in
 	   '' | *[!0-9]*) usage "-n: '$OPTARG' is not a whole number" ;;
 	   esac
 	   pairs=$OPTARG
 	   [ "$pairs" -eq 0 ] || [ "$pairs" -ge 3 ] ||
 		usage "-n: $pairs pairs are too few (0, or at least 3)" ;;
+	m) case $OPTARG in
+	   cpu | own | wall) metric=$OPTARG ;;
+	   *) usage "-m: '$OPTARG' is not one of cpu, own, wall" ;;
+	   esac ;;
+	x) case $OPTARG in
+	   '' | 0* | *[!0-9]*) usage "-x: '$OPTARG' is not a positive number" ;;
+	   esac
+	   adds=$OPTARG ;;
 	i) pct i "$OPTARG"; ipct=$OPTARG ;;
 	d) pct d "$OPTARG"; dpct=$OPTARG ;;
 	w) pct w "$OPTARG"; wpct=$OPTARG ;;
@@ -115,10 +128,10 @@ NR == FNR { a[$1] = $2; next }
 }' "$tmp/a" "$tmp/b" >"$tmp/rows"
 
 if [ "$pairs" -gt 0 ]; then
-	echo "wall time: $pairs interleaved pairs of vring_bench 1000000..." >&2
-	"$compare" -q --json --max-slowdown="$wpct" -n "$pairs" \
-		"$AB_DIR/A/vring_bench 1000000" "$AB_DIR/B/vring_bench 1000000" \
-		>"$tmp/wall.json"
+	echo "timing: $pairs interleaved pairs of vring_bench $adds ($metric)..." >&2
+	"$compare" -q --json --metric="$metric" --max-slowdown="$wpct" \
+		-n "$pairs" "$AB_DIR/A/vring_bench $adds" \
+		"$AB_DIR/B/vring_bench $adds" >"$tmp/wall.json"
 	rc=$?
 	[ $rc -le 1 ] || die "the wall-time comparison failed (exit $rc)"
 	# The few fields we need, from ab/compare's JSON (one per line).
@@ -131,16 +144,21 @@ if [ "$pairs" -gt 0 ]; then
 	v=ok
 	[ $rc -eq 1 ] && v=REGRESSION
 	[ "$(field verdict)" = '"faster"' ] && v=better
+	case $metric in
+	cpu) what="CPU ns/add" ;;
+	own) what="wall ns/add (its figure)" ;;
+	*) what="wall ns/run-add" ;;
+	esac
 	awk -v a="$med_a" -v b="$med_b" -v r="$(field ratio)" \
 		-v lo="$(field ci_low)" -v hi="$(field ci_high)" -v v="$v" \
-		-v n="$pairs" 'BEGIN {
-		printf "vring_bench wall ns/add (median of %d, 95%% CI %.4f..%.4f)\t%.2f\t%.2f\t%.4f\t%s\n",
-			n, lo, hi, a / 1e6, b / 1e6, r, v
+		-v n="$pairs" -v what="$what" -v adds="$adds" 'BEGIN {
+		printf "vring_bench %s (median of %d; 95%% CI %.4f..%.4f)\t%.2f\t%.2f\t%.4f\t%s\n",
+			what, n, lo, hi, a / adds, b / adds, r, v
 	}' >>"$tmp/rows"
 fi
 
 echo "A = $base, B = $head; gates: instructions +$ipct%," \
-	"${dpct:+D1 misses +$dpct%, }wall time +$wpct% (with confidence)"
+	"${dpct:+D1 misses +$dpct%, }$metric time +$wpct% (with 95% confidence)"
 awk -F '\t' '
 BEGIN { w = length("metric") }
 { row[NR] = $0; if (length($1) > w) w = length($1) }

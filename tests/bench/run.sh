@@ -185,7 +185,7 @@ else
 	[ "$rc" -eq 3 ]
 	result "compare: a zero figure is an error"
 	for a in "--bogus" "-x" "-n 2" "-n 0" "-n x" "-n" "--resamples 5" \
-		 "-r 0" "-w -1" "--metric=cpu" "--max-slowdown=-1" \
+		 "-r 0" "-w -1" "--metric=cycles" "--max-slowdown=-1" \
 		 "--max-slowdown=x" "--json=1" "--metric=own -n 1"; do
 		# shellcheck disable=SC2086
 		cmp_run $a 'echo 1ns' 'echo 1ns'
@@ -224,6 +224,11 @@ else
 	cmp_run -q -n 3 -w 0 --metric=wall 'echo 1000ns' 'echo 5000ns'
 	[ "$rc" -eq 0 ] && grep -q "^figure: wall time measured" "$tmp/out"
 	result "compare --metric=wall ignores the program's figure"
+	busy='i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; echo 1000ns'
+	cmp_run -q -n 3 -w 0 --metric=cpu "$busy" "$busy"
+	[ "$rc" -eq 0 ] && grep -q "^figure: CPU time of the run" "$tmp/out" &&
+		grep -q "^A: median [1-9][0-9]*ns" "$tmp/out"
+	result "compare --metric=cpu takes the run's CPU time"
 	cmp_run -q -n 3 -w 0 --metric=own true true
 	[ "$rc" -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
 	result "compare --metric=own without a figure is an error"
@@ -313,7 +318,7 @@ else
 	[ "$rc" -eq 1 ] && grep -q "names no commit" "$tmp/err"
 	result "ab.sh: an unknown revision is an error"
 	# Bad comparer options are refused before anything is built.
-	for a in "-n 2" "-n 0" "-m cpu" "-g x"; do
+	for a in "-n 2" "-n 0" "-m cycles" "-g x"; do
 		# shellcheck disable=SC2086
 		AB_DIR=$tmp/ab-bad "$top/ab/ab.sh" -c "$compare" $a HEAD \
 			>"$tmp/out" 2>"$tmp/err"
@@ -357,7 +362,8 @@ else
 		[ "$(grep -c '^vringh_test \(split\|packed\) \(instructions\|D1 misses\|LL misses\)/run: ' "$tmp/count1")" -eq 6 ]
 	result "count.sh: identical counts twice"
 fi
-for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD"; do
+for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD" "-m ns HEAD" \
+	 "-x 0 HEAD"; do
 	# shellcheck disable=SC2086
 	AB_DIR=$tmp/regress-bad "$top/ab/regress.sh" $a >"$tmp/out" 2>"$tmp/err"
 	rc=$?
