@@ -21,12 +21,14 @@ offered() { "$1" --type=blk --print-features | sed -n 's/^features //p'; }
 host_impl() { "$1" --version 2>&1 | sed -n 's/.*host ring code: \([^,]*\).*/\1/p'; }
 
 # start_dev NAME ARGS...: vhost_dev in the background, listening on
-# $T/NAME.sock, its output in $T/NAME.out/.err.  Waits for it to listen.
+# $T/NAME.sock, its output in $T/NAME.out/.err, serving $CONNS frontends
+# (default 1) one after the other.  Waits for it to listen.
 start_dev() {
 	local name=$1 i
 	shift
 	rm -f "$T/$name.out" "$T/$name.err"
-	"$VHOST_DEV" --socket="$T/$name.sock" --conns=1 "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	"$VHOST_DEV" --socket="$T/$name.sock" --conns="${CONNS:-1}" "$@" \
+		>"$T/$name.out" 2>"$T/$name.err" &
 	DEV_PID=$!
 	PIDS="$PIDS $DEV_PID"
 	for ((i = 0; i < 100; i++)); do
@@ -87,11 +89,12 @@ guest_ready() {
 # boot NAME CMDLINE QEMU-ARGS...: boot the guest, its console in
 # $T/NAME.console; sets RESULT (the RIG-RESULT line) and BOOT_S.
 boot() {
-	local name=$1 cmdline=$2 t0 t1
+	local name=$1 cmdline=$2 t0 t1 bios=(-bios "$QBOOT")
 	shift 2
+	[ "${SEABIOS:-}" = 1 ] && bios=()
 	t0=$(date +%s%N)
 	timeout 90 qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nographic -no-reboot \
-		-bios "$QBOOT" -object memory-backend-memfd,id=mem,size=256M,share=on \
+		"${bios[@]}" -object memory-backend-memfd,id=mem,size=256M,share=on \
 		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz" \
 		-initrd "$GUEST_DIR/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 $cmdline" "$@" \
@@ -99,7 +102,7 @@ boot() {
 	BOOT_RC=$?
 	t1=$(date +%s%N)
 	BOOT_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
-	RESULT=$(grep -a '^RIG-RESULT' "$T/$name.console" | tr -d '\r' | tail -n 1)
+	RESULT=$(grep -ao 'RIG-RESULT.*' "$T/$name.console" | tr -d '\r' | tail -n 1)
 }
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $RESULT"; }
