@@ -30,7 +30,7 @@ static const char usage_text[] =
 "  --no-indirect, --no-event-idx, --no-packed, --no-in-order\n"
 "                      do not offer that ring feature\n"
 "  --print-features    print the feature bits offered and exit\n"
-"  --version, --help\n"
+"  --version, -h, --help\n"
 "blk: --disk=FILE (served in place, size a multiple of 512) or --size=BYTES\n"
 "     (in memory, zeroed); --id=STRING (GET_ID, default \"rig-vhost-blk\");\n"
 "     --queue-size=N (what seg_max assumes, default 128)\n"
@@ -48,7 +48,7 @@ static void usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "vhost_dev: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\ntry --help\n");
+	fprintf(stderr, "\ntry 'vhost_dev --help'\n");
 	exit(2);
 }
 
@@ -105,7 +105,8 @@ int main(int argc, char **argv)
 #ifdef vringh_complete_batch_user
 	features |= 1ull << VIRTIO_F_IN_ORDER;
 #endif
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;	/* one line of our own instead */
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case O_SOCKET: sock = optarg; break;
 		case O_CONNECT: connect_mode = true; break;
@@ -148,8 +149,10 @@ int main(int argc, char **argv)
 			have_window = true;
 			break;
 		case O_VERSION: rig_print_version("vhost_dev"); return 0;
+		case 'h':
 		case O_HELP: fputs(usage_text, stdout); return 0;
-		default: usage_error("%s", "bad option");
+		default: usage_error("unknown option, or one missing its value: %s",
+				     argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
