@@ -44,14 +44,6 @@ static const char usage_text[] =
 "prints one line \"vhost-user: REQUEST: why\" and drops the frontend.\n"
 "Exit status: 0; 1 on a socket error; 2 on a usage error.\n";
 
-static void usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "vhost_dev: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\ntry 'vhost_dev --help'\n");
-	exit(2);
-}
-
 static volatile sig_atomic_t stopping;
 
 static void on_signal(int sig)
@@ -113,7 +105,7 @@ int main(int argc, char **argv)
 		case O_TYPE: type = optarg; break;
 		case O_CONNS:
 			if (!rig_parse_ulong(optarg, 1, 1000000, &conns))
-				usage_error("--conns=%s: not a number from 1 to 1000000", optarg);
+				rig_usage_error("--conns=%s: not a number from 1 to 1000000", optarg);
 			break;
 		case O_NO_INDIRECT: features &= ~(1ull << VIRTIO_RING_F_INDIRECT_DESC); break;
 		case O_NO_EVENT_IDX: features &= ~(1ull << VIRTIO_RING_F_EVENT_IDX); break;
@@ -123,61 +115,61 @@ int main(int argc, char **argv)
 		case O_DISK: disk = optarg; break;
 		case O_SIZE:
 			if (!rig_parse_ulong(optarg, 512, 1ul << 40, &size) || size % 512)
-				usage_error("--size=%s: not a multiple of 512 from 512 to 2^40", optarg);
+				rig_usage_error("--size=%s: not a multiple of 512 from 512 to 2^40", optarg);
 			have_size = true;
 			break;
 		case O_ID:
 			if (strlen(optarg) > 20)
-				usage_error("--id=%s: longer than 20 bytes", optarg);
+				rig_usage_error("--id=%s: longer than 20 bytes", optarg);
 			blk.id = optarg;
 			have_id = true;
 			break;
 		case O_QSIZE:
 			if (!rig_parse_ulong(optarg, 4, 32768, &qsize))
-				usage_error("--queue-size=%s: not a number from 4 to 32768", optarg);
+				rig_usage_error("--queue-size=%s: not a number from 4 to 32768", optarg);
 			have_qsize = true;
 			break;
 		case O_NET: netmode = optarg; break;
 		case O_FRAMES:
 			if (!rig_parse_ulong(optarg, 1, 1ul << 40, &frames))
-				usage_error("--frames=%s: not a number from 1 to 2^40", optarg);
+				rig_usage_error("--frames=%s: not a number from 1 to 2^40", optarg);
 			have_frames = true;
 			break;
 		case O_WINDOW:
 			if (!rig_parse_ulong(optarg, 1, 32768, &window))
-				usage_error("--window=%s: not a number from 1 to 32768", optarg);
+				rig_usage_error("--window=%s: not a number from 1 to 32768", optarg);
 			have_window = true;
 			break;
 		case O_VERSION: rig_print_version("vhost_dev"); return 0;
 		case 'h':
 		case O_HELP: fputs(usage_text, stdout); return 0;
-		default: usage_error("unknown option, or one missing its value: %s",
+		default: rig_usage_error("unknown option, or one missing its value: %s",
 				     argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument \"%s\"", argv[optind]);
+		rig_usage_error("unexpected argument \"%s\"", argv[optind]);
 	if (!type || (strcmp(type, "blk") && strcmp(type, "net")))
-		usage_error("--type=%s: blk or net", type ? type : "(missing)");
+		rig_usage_error("--type=%s: blk or net", type ? type : "(missing)");
 	if (print) {
 		printf("features 0x%llx\n", (unsigned long long)features);
 		return 0;
 	}
 	if (!sock)
-		usage_error("%s", "--socket=PATH is required");
+		rig_usage_error("--socket=PATH is required");
 	if (!strcmp(type, "blk")) {
 		if (netmode || have_frames || have_window)
-			usage_error("%s", "--net, --frames and --window are net options");
+			rig_usage_error("--net, --frames and --window are net options");
 		if (!disk == !have_size)
-			usage_error("%s", "blk needs one of --disk=FILE and --size=BYTES");
+			rig_usage_error("blk needs one of --disk=FILE and --size=BYTES");
 		if (disk) {
 			struct stat st;
 
 			blk.fd = open(disk, O_RDWR);
 			if (blk.fd < 0 || fstat(blk.fd, &st))
-				usage_error("--disk=%s: cannot open it", disk);
+				rig_usage_error("--disk=%s: cannot open it", disk);
 			if (st.st_size <= 0 || st.st_size % 512)
-				usage_error("--disk=%s: size is not a positive multiple of 512", disk);
+				rig_usage_error("--disk=%s: size is not a positive multiple of 512", disk);
 			size = st.st_size;
 		}
 		blk.size = size;
@@ -189,16 +181,16 @@ int main(int argc, char **argv)
 		blk_model_init(&dev, &blk, features);
 	} else {
 		if (disk || have_size || have_id || have_qsize)
-			usage_error("%s", "--disk, --size, --id and --queue-size are blk options");
+			rig_usage_error("--disk, --size, --id and --queue-size are blk options");
 		net.mode = NET_LOOPBACK;
 		if (netmode && !strcmp(netmode, "sink"))
 			net.mode = NET_SINK;
 		else if (netmode && !strcmp(netmode, "source"))
 			net.mode = NET_SOURCE;
 		else if (netmode && strcmp(netmode, "loopback"))
-			usage_error("--net=%s: loopback, sink or source", netmode);
+			rig_usage_error("--net=%s: loopback, sink or source", netmode);
 		if ((have_frames || have_window) && net.mode != NET_SOURCE)
-			usage_error("%s", "--frames and --window need --net=source");
+			rig_usage_error("--frames and --window need --net=source");
 		net.frames = frames;
 		net.window = window;
 		net_model_init(&dev, &net, features);

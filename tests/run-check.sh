@@ -179,6 +179,14 @@ usage_errors() {
 		usage_error $args
 	done
 	help_ok vringh_test
+	for args in "vhost_dev --bogus" "vhost_dev --type=blk" "vhost_dev --type=disk --socket=s" \
+		    "vhost_dev --type=blk --socket=s" "vhost_dev --type=blk --socket=s --size=1000" \
+		    "vhost_dev --type=net --socket=s --frames=5" "vhost_dev --type=net --socket=s --net=x" \
+		    "vhost_dev --type=blk --socket=s --size=4096 --conns=0" "vhost_dev --socket"; do
+		# shellcheck disable=SC2086
+		usage_error $args
+	done
+	help_ok vhost_dev
 }
 
 # Every program's command line, as a new user meets it (issue 12's rows).
