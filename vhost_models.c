@@ -199,7 +199,8 @@ void blk_model_init(struct vub_device *dev, struct blk_model *b, uint64_t featur
 	dev->features = features | (1ull << VIRTIO_BLK_F_SEG_MAX) |
 		(1ull << VIRTIO_BLK_F_BLK_SIZE) | (1ull << VIRTIO_BLK_F_FLUSH);
 	dev->protocol_features = (1ull << VHOST_USER_PROTOCOL_F_CONFIG) |
-		(1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK);
+		(1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK) |
+		(1ull << VHOST_USER_PROTOCOL_F_STATUS);
 	dev->num_queues = 1;
 	dev->get_config = blk_get_config;
 	dev->kick = blk_kick;
@@ -454,7 +455,8 @@ void net_model_init(struct vub_device *dev, struct net_model *n, uint64_t featur
 		n->window = 128;
 	dev->name = "net";
 	dev->features = features;
-	dev->protocol_features = 1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK;
+	dev->protocol_features = (1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK) |
+		(1ull << VHOST_USER_PROTOCOL_F_STATUS);
 	dev->num_queues = 2;
 	dev->kick = net_kick;
 	dev->stop = net_stop;

@@ -592,6 +592,7 @@ int vub_handle_msg(struct vub *vub, struct vhost_user_msg *m,
 			return vub_err(vub, req, "status 0x%llx is not a byte",
 				       (unsigned long long)p->u64);
 		vub->status = p->u64;
+		vub->status_msgs++;
 		if (!vub->status)
 			for (i = 0; i < VUB_MAX_QUEUES; i++)
 				vub_queue_stop(vub, &vub->q[i]);

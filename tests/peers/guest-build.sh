@@ -35,12 +35,22 @@ if [ -z "$deb" ]; then
 	deb=$(ls "$OUT"/deb/linux-image-6.1.0-*-cloud-amd64_*.deb | sort -V | tail -n 1)
 fi
 
-rm -rf "$OUT/kroot" "$OUT/initrd"
-dpkg-deb -x "$deb" "$OUT/kroot"
-cp "$OUT"/kroot/boot/vmlinuz-* "$OUT/vmlinuz"
-mods=$(echo "$OUT"/kroot/lib/modules/*/kernel)
+# Up to date?  (Several test runs may share OUT: rebuild only when needed,
+# and replace the files atomically.)
+fresh=1
+for f in "$deb" "$0" "$SRC/guest_io.c" "$SRC/guest-init.sh"; do
+	[ "$OUT/initramfs.gz" -nt "$f" ] && [ "$OUT/vmlinuz" -nt "$f" ] || fresh=0
+done
+if [ $fresh = 1 ]; then
+	echo "guest: $(basename "$deb") in $OUT (up to date)"
+	exit 0
+fi
+K=$OUT/kroot.$$
+R=$OUT/initrd.$$
+trap 'rm -rf "$K" "$R"' EXIT
+dpkg-deb -x "$deb" "$K"
+mods=$(echo "$K"/lib/modules/*/kernel)
 
-R=$OUT/initrd
 mkdir -p "$R"/bin "$R"/proc "$R"/sys "$R"/dev "$R"/tmp "$R"/lib/mod
 cp "$(command -v busybox)" "$R/bin/busybox"
 for a in sh mount insmod cat echo sleep poweroff grep date tr; do
@@ -57,6 +67,8 @@ $CC -static -O2 -o "$R/bin/guest_io" "$SRC/guest_io.c" ||
 	skip "cannot link a static guest_io (libc6-dev's libc.a missing?)"
 cp "$SRC/guest-init.sh" "$R/init"
 chmod +x "$R/init"
-(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1 >"$OUT/initramfs.gz")
-rm -rf "$OUT/kroot" "$R"
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1 >"$OUT/initramfs.gz.$$")
+cp "$K"/boot/vmlinuz-* "$OUT/vmlinuz.$$"
+mv -f "$OUT/vmlinuz.$$" "$OUT/vmlinuz"
+mv -f "$OUT/initramfs.gz.$$" "$OUT/initramfs.gz"
 echo "guest: $(basename "$deb") in $OUT"

@@ -55,7 +55,7 @@ stop_dev() {
 forget_pid() { PIDS=${PIDS// $1/}; }
 
 # The features the frontend acked, from vhost_dev's "frontend:" line.
-acked() { sed -n 's/^frontend: .* features \(0x[0-9a-f]*\)$/\1/p' "$1" | tail -n 1; }
+acked() { sed -En 's/^frontend: .* features (0x[0-9a-f]+).*/\1/p' "$1" | tail -n 1; }
 
 # ---- The guest ----
 
