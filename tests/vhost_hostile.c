@@ -397,6 +397,25 @@ int main(int argc, char **argv)
 	send_msg(s, &m, NULL, 0);
 	verdict("GET_CONFIG before CONFIG was negotiated", s, "CONFIG was not negotiated");
 
+	s = connect_dev();
+	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, 1ull << 63);
+	verdict("SET_PROTOCOL_FEATURES with a bit not offered", s,
+		"protocol features 0x8000000000000000 were not offered");
+
+	s = connect_dev();
+	send_u64(s, VHOST_USER_SET_STATUS, 0xf);
+	verdict("SET_STATUS without STATUS negotiated", s, "STATUS was not negotiated");
+
+	s = connect_dev();
+	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, 1ull << VHOST_USER_PROTOCOL_F_STATUS);
+	send_u64(s, VHOST_USER_SET_STATUS, 0x100);
+	verdict("SET_STATUS 0x100 (not a byte)", s, "status 0x100 is not a byte");
+
+	s = connect_dev();
+	hello(s);
+	send_state(s, VHOST_USER_SET_VRING_BASE, 0, 0x10000);
+	verdict("split ring base 0x10000", s, "base 0x10000 out of range");
+
 	/*
 	 * A ring whose descriptor points outside every region: vringh's
 	 * getrange refuses it, the queue stops, the connection stays.
