@@ -36,7 +36,7 @@
 #include "../harness.h"
 #include "../mockdev.h"
 
-#define MAX_NUM		64
+#define MAX_RING_SIZE		64
 #define MAX_SG		6
 #define MAX_TOK		512
 
@@ -79,15 +79,15 @@ static struct fuzz_state {
 	uint16_t dlast_avail;	/* next avail entry the device takes */
 	uint16_t dused;		/* used index the device wrote */
 	uint16_t drv_used;	/* used entries the driver consumed */
-	struct tok *by_pos[MAX_NUM];	/* avail position -> token */
-	struct { uint16_t head; struct tok *t; unsigned int n; } pend[MAX_NUM]; /* taken, unused */
+	struct tok *by_pos[MAX_RING_SIZE];	/* avail position -> token */
+	struct { uint16_t head; struct tok *t; unsigned int n; } pend[MAX_RING_SIZE]; /* taken, unused */
 	unsigned int npend;
-	struct { struct tok *t; uint32_t len; } usedq[MAX_NUM];	/* used, not got */
+	struct { struct tok *t; uint32_t len; } usedq[MAX_RING_SIZE];	/* used, not got */
 	unsigned int nusedq;
 	/* The packed device: positions and wrap counters, tokens in add order. */
 	uint16_t d_avail, d_used;
 	bool d_avail_wrap, d_used_wrap;
-	struct tok *addq[MAX_NUM];
+	struct tok *addq[MAX_RING_SIZE];
 	unsigned int naddq;
 	unsigned int added, got, predicted;	/* FUZZ_VERBOSE */
 } s;
@@ -274,7 +274,7 @@ static void op_add(struct fin *in)
 	s.live[s.nlive++] = t;
 	s.added++;
 	if (s.packed) {
-		if (s.naddq < MAX_NUM)
+		if (s.naddq < MAX_RING_SIZE)
 			s.addq[s.naddq++] = t;
 		else
 			s.valid = false;
@@ -512,7 +512,7 @@ static void device_take(void)
 				s.vr->avail->ring[s.dlast_avail % s.num]);
 
 		FUZZ_CHECK(head < s.num, "driver offered head %u of %u", head, s.num);
-		FUZZ_CHECK(s.npend < MAX_NUM, "more in flight than the ring holds");
+		FUZZ_CHECK(s.npend < MAX_RING_SIZE, "more in flight than the ring holds");
 		s.pend[s.npend].head = head;
 		s.pend[s.npend].t = s.by_pos[s.dlast_avail % s.num];
 		s.npend++;
@@ -584,7 +584,7 @@ static void device_take_packed(void)
 
 		if (avail != s.d_avail_wrap || used == s.d_avail_wrap)
 			return;
-		FUZZ_CHECK(s.naddq && s.npend < MAX_NUM, "a list nobody added");
+		FUZZ_CHECK(s.naddq && s.npend < MAX_RING_SIZE, "a list nobody added");
 		t = s.addq[0];
 		memmove(&s.addq[0], &s.addq[1], --s.naddq * sizeof(s.addq[0]));
 		virt_rmb();
@@ -673,7 +673,7 @@ static void dev_used(unsigned int first, unsigned int k, uint32_t len)
 {
 	unsigned int i;
 
-	FUZZ_CHECK(s.nusedq + k <= MAX_NUM, "used queue overflow");
+	FUZZ_CHECK(s.nusedq + k <= MAX_RING_SIZE, "used queue overflow");
 	for (i = 0; i < k; i++) {
 		struct tok *t = s.pend[first + i].t;
 

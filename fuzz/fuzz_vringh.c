@@ -38,7 +38,7 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
-#define MAX_NUM		64
+#define MAX_RING_SIZE		64
 #define G_PAGES		4
 #define GBASE		0x10000ULL	/* guest address of guest memory */
 #define MAX_RANGES	4
@@ -114,10 +114,10 @@ static struct fuzz_state {
 	/* The model of a well-behaved guest; valid while ok. */
 	struct {
 		bool ok;
-		uint16_t free[MAX_NUM];
+		uint16_t free[MAX_RING_SIZE];
 		unsigned int nfree;
-		struct mbuf buf[MAX_NUM];
-		uint16_t order[MAX_NUM];	/* avail ring, by idx % num */
+		struct mbuf buf[MAX_RING_SIZE];
+		uint16_t order[MAX_RING_SIZE];	/* avail ring, by idx % num */
 		uint16_t avail_idx, host_idx;
 		struct { uint16_t head; bool done; } recent[RECENT];
 		uint16_t taken[MAX_TAKEN];
@@ -682,9 +682,9 @@ static void op_complete(struct fin *in)
 
 static void op_complete_multi(struct fin *in)
 {
-	static struct vring_used_elem el[MAX_NUM + 2];
-	static unsigned int idx[MAX_NUM + 2];
-	static bool listed[MAX_NUM + 2];
+	static struct vring_used_elem el[MAX_RING_SIZE + 2];
+	static unsigned int idx[MAX_RING_SIZE + 2];
+	static bool listed[MAX_RING_SIZE + 2];
 	unsigned int n = fin_u8(in) % (s.num + 2), i, j;
 	int err;
 
@@ -1293,7 +1293,7 @@ static void setup(struct fin *in)
 	s.num = 1u << (numsel % 7);
 	s.packed = numsel & 0x80;
 	if (s.packed) {		/* any size will do */
-		s.num = 1 + (numsel & 0x7f) % MAX_NUM;
+		s.num = 1 + (numsel & 0x7f) % MAX_RING_SIZE;
 		s.version_1 = true;
 		features |= 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED;
 	}

@@ -187,34 +187,36 @@ static size_t pull_all(struct vringh_iov *riov, unsigned char *buf, size_t len)
 }
 
 /*
- * Create a queue, add a buffer of @nsg out sgs (an indirect table if the
- * feature is on, else a chain), let the host read it with iovs of @stack
- * entries (grown as needed), complete it, get it back.
+ * Create a queue of @num entries with @features (split or packed, on the
+ * memory area), add a buffer of @nsg out sgs (an indirect table if the
+ * feature is on, unless its allocation fails: then a chain), let the host
+ * read it with iovs of @stack entries (grown as needed; one-byte ranges if
+ * @slow), complete it, get it back.  A packed vringh allocates at init,
+ * which may fail: then the buffer is detached instead.
  */
-static void roundtrip(bool indirect, unsigned int nsg, unsigned int stack,
-		      bool slow)
+static void roundtrip(u64 features, unsigned int num, unsigned int nsg,
+		      unsigned int stack, bool slow)
 {
+	bool indirect = features & (1ULL << VIRTIO_RING_F_INDIRECT_DESC);
 	struct scatterlist sg[64];
 	struct iovec rs[4], ws[4];
 	struct vringh_iov riov, wiov;
 	static unsigned char got[64 * 32];
+	struct rig_queue q;
 	struct virtqueue *vq;
 	struct vringh vrh;
-	struct vring vr;
 	unsigned int i, len, before;
 	unsigned char *d = (unsigned char *)mem + OFF_DATA;
 	u16 head;
 	int err;
 
-	rig_vdev_init(&vdev, (indirect ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) |
-		  1ULL << VIRTIO_F_VERSION_1);
-	memset(mem, 0, vring_size(64, RIG_RING_ALIGN));
-	vq = vring_new_virtqueue(0, 64, RIG_RING_ALIGN, &vdev, true, false, mem,
-				 notify, NULL, "allocfail");
-	if (!vq) {
+	rig_vdev_init(&vdev, features);
+	if (!rig_queue_create(&q, &vdev, num, mem, false, notify, NULL,
+			      "allocfail")) {
 		CHECK(failed_yet());
 		return;
 	}
+	vq = q.vq;
 
 	for (i = 0; i < nsg * 32; i++)
 		d[i] = i * 7;
@@ -233,39 +235,46 @@ static void roundtrip(bool indirect, unsigned int nsg, unsigned int stack,
 		CHECK(failed_yet() && before - vq->num_free == nsg);	/* direct */
 	virtqueue_kick(vq);
 
-	vring_init(&vr, 64, mem, RIG_RING_ALIGN);
-	CHECK(vringh_init_user(&vrh, vdev.features, 64, true, vr.desc, vr.avail,
-			       vr.used) == 0);
-	vringh_iov_init(&riov, rs, stack);
-	vringh_iov_init(&wiov, ws, stack);
-	CHECK(host_getdesc(&vrh, &riov, &wiov, slow, &head) == 1);
-	CHECK(riov.used == (slow ? nsg * 32 : nsg) && wiov.used == 0);
-	CHECK(pull_all(&riov, got, sizeof(got)) == nsg * 32);
-	CHECK(memcmp(got, d, nsg * 32) == 0);
-	CHECK(vringh_complete_user(&vrh, head, 0) == 0);
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
-
-	CHECK(virtqueue_get_buf(vq, &len) == d);
-	CHECK(vq->num_free == 64);
+	/* One mapping: the host's view of the ring is the driver's. */
+	err = rig_vringh_init_user(&vrh, features, &q.ring);
+	if (err) {
+		CHECK(err == -ENOMEM && failed_yet());
+	} else {
+		vringh_iov_init(&riov, rs, stack);
+		vringh_iov_init(&wiov, ws, stack);
+		CHECK(host_getdesc(&vrh, &riov, &wiov, slow, &head) == 1);
+		CHECK(riov.used == (slow ? nsg * 32 : nsg) && wiov.used == 0);
+		CHECK(pull_all(&riov, got, sizeof(got)) == nsg * 32);
+		CHECK(memcmp(got, d, nsg * 32) == 0);
+		CHECK(vringh_complete_user(&vrh, head, 0) == 0);
+		vringh_iov_cleanup(&riov);
+		vringh_iov_cleanup(&wiov);
+		rig_vringh_cleanup(&vrh, &q.ring);
+		CHECK(virtqueue_get_buf(vq, &len) == d);
+	}
 	CHECK(!virtqueue_is_broken(vq));
-	vring_del_virtqueue(vq);
+	if (err)
+		CHECK(virtqueue_detach_unused_buf(vq) == d);
+	CHECK(vq->num_free == num);
+	rig_queue_destroy(&q);
 	__kfree_ignore_start = __kfree_ignore_end = NULL;
 }
 
 static void add_indirect(void)
 {
-	roundtrip(true, 4, 4, false);
+	roundtrip(1ULL << VIRTIO_RING_F_INDIRECT_DESC | 1ULL << VIRTIO_F_VERSION_1,
+		  64, 4, 4, false);
 }
 
 static void vringh_iov_grow(void)
 {
-	roundtrip(false, 40, 1, false);
+	roundtrip(1ULL << VIRTIO_F_VERSION_1, 64, 40, 1, false);
 }
 
 static void vringh_iov_grow_slow_range(void)
 {
-	roundtrip(true, 40, 0, true);
+	roundtrip(1ULL << VIRTIO_RING_F_INDIRECT_DESC | 1ULL << VIRTIO_F_VERSION_1,
+		  64, 40, 0, true);
 }
 
 /* A full ring: without its table the buffer cannot go in at all. */
@@ -375,80 +384,11 @@ static void create_virtqueue_packed(void)
 	vring_del_virtqueue(vq);
 }
 
-/*
- * A packed queue on memory of ours, a buffer of @nsg out sgs (an indirect
- * table unless its allocation fails), a packed vringh reading it with
- * one-entry iovs it must grow.
- */
-static void packed_roundtrip(unsigned int nsg)
-{
-	struct scatterlist sg[16];
-	struct iovec rs[1], ws[1];
-	struct vringh_iov riov, wiov;
-	static unsigned char got[16 * 32];
-	struct vring_packed vp;
-	struct virtqueue *vq;
-	struct vringh vrh;
-	unsigned int i, len, before;
-	unsigned char *d = (unsigned char *)mem + OFF_DATA;
-	u16 head;
-	int err;
-
-	rig_vdev_init(&vdev, 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
-		  1ULL << VIRTIO_RING_F_INDIRECT_DESC);
-	memset(mem, 0, vring_packed_size(32));
-	vring_packed_init(&vp, 32, mem);
-	vq = vring_new_virtqueue_packed(0, 32, &vdev, true, false, vp.desc,
-					vp.driver, vp.device, notify, NULL,
-					"allocfail");
-	if (!vq) {
-		CHECK(failed_yet());
-		return;
-	}
-	for (i = 0; i < nsg * 32; i++)
-		d[i] = i * 11;
-	sg_init_table(sg, nsg);
-	for (i = 0; i < nsg; i++)
-		sg_set_buf(&sg[i], d + i * 32, 32);
-	before = vq->num_free;
-	__kmalloc_fake = mem + OFF_TABLE;
-	__kfree_ignore_start = mem + OFF_TABLE;
-	__kfree_ignore_end = mem + OFF_DATA;
-	err = virtqueue_add_outbuf(vq, sg, nsg, d, GFP_KERNEL);
-	__kmalloc_fake = NULL;
-	CHECK(err == 0);
-	if (nsg > 1 && before - vq->num_free != 1)
-		CHECK(failed_yet() && before - vq->num_free == nsg);	/* direct */
-	virtqueue_kick(vq);
-
-	err = vringh_init_packed_user(&vrh, vdev.features, 32, true, vp.desc,
-				      vp.driver, vp.device);
-	if (err) {
-		CHECK(err == -ENOMEM && failed_yet());
-	} else {
-		vringh_iov_init(&riov, rs, 1);
-		vringh_iov_init(&wiov, ws, 1);
-		CHECK(host_getdesc(&vrh, &riov, &wiov, false, &head) == 1);
-		CHECK(riov.used == nsg && wiov.used == 0);
-		CHECK(pull_all(&riov, got, sizeof(got)) == nsg * 32);
-		CHECK(memcmp(got, d, nsg * 32) == 0);
-		CHECK(vringh_complete_user(&vrh, head, 0) == 0);
-		vringh_iov_cleanup(&riov);
-		vringh_iov_cleanup(&wiov);
-		vringh_cleanup(&vrh);
-		CHECK(virtqueue_get_buf(vq, &len) == d);
-	}
-	CHECK(!virtqueue_is_broken(vq));
-	if (err)
-		CHECK(virtqueue_detach_unused_buf(vq) == d);
-	CHECK(vq->num_free == 32);
-	vring_del_virtqueue(vq);
-	__kfree_ignore_start = __kfree_ignore_end = NULL;
-}
-
 static void packed_add_indirect(void)
 {
-	packed_roundtrip(12);
+	/* A packed vringh reading it with one-entry iovs it must grow. */
+	roundtrip(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
+		  1ULL << VIRTIO_RING_F_INDIRECT_DESC, 32, 12, 1, false);
 }
 #endif
 
