@@ -10,6 +10,7 @@
 
 __thread void *__kmalloc_fake;
 __thread void *__kfree_ignore_start, *__kfree_ignore_end;
+__thread struct kmalloc_arena *__kmalloc_arena;
 
 void *__user_addr_min, *__user_addr_max;
 
@@ -42,6 +43,13 @@ static bool kmalloc_should_fail(void)
 	return at && nr == at;
 }
 
+static bool in_arena(const void *p)
+{
+	const struct kmalloc_arena *a = __kmalloc_arena;
+
+	return a && p >= a->start && p < a->end;
+}
+
 void *__kmalloc(size_t size, gfp_t gfp)
 {
 	void *p;
@@ -50,6 +58,10 @@ void *__kmalloc(size_t size, gfp_t gfp)
 		return NULL;
 	if (__kmalloc_fake) {
 		p = __kmalloc_fake;
+	} else if (__kmalloc_arena) {
+		p = __kmalloc_arena->alloc(__kmalloc_arena, size ? size : 1);
+		if (!p)
+			return NULL;
 	} else {
 		p = malloc(size ? size : 1);
 		if (!p)
@@ -69,6 +81,9 @@ void *__krealloc(const void *old, size_t size, gfp_t gfp)
 		return __kmalloc(size, gfp);
 	if (kmalloc_should_fail())
 		return NULL;
+	if (in_arena(old))
+		return __kmalloc_arena->realloc(__kmalloc_arena, (void *)old,
+						size ? size : 1);
 	p = realloc((void *)old, size ? size : 1);
 	return p;
 }
@@ -81,6 +96,10 @@ void kfree(const void *p)
 		return;
 	if (p == __kmalloc_fake)
 		return;
+	if (in_arena(p)) {
+		__kmalloc_arena->free(__kmalloc_arena, (void *)p);
+		return;
+	}
 	__atomic_sub_fetch(&kmalloc_live, 1, __ATOMIC_RELAXED);
 	free((void *)p);
 }

@@ -11,6 +11,13 @@
  * Fault injection: kmalloc_fail_nth(n) makes the n-th allocation from now
  * fail (n == 0 turns it off); kmalloc_outstanding() counts live allocations
  * so a test can prove an error path freed what it took.
+ *
+ * Allocation arenas: while __kmalloc_arena is set (per thread), every
+ * allocation comes from its alloc() instead of malloc(), and kfree() or
+ * krealloc() of a pointer inside [start, end) goes back to it.  A program
+ * whose device is another process (vhost-user) points it at the memory it
+ * shares with the device, so the rings and indirect tables the ring code
+ * allocates are where the device can read them.
  */
 #ifndef _LINUX_SLAB_H
 #define _LINUX_SLAB_H
@@ -21,6 +28,15 @@
 
 extern __thread void *__kmalloc_fake;
 extern __thread void *__kfree_ignore_start, *__kfree_ignore_end;
+
+struct kmalloc_arena {
+	void *start, *end;	/* what free() and realloc() own */
+	void *(*alloc)(struct kmalloc_arena *a, size_t size);
+	void *(*realloc)(struct kmalloc_arena *a, void *p, size_t size);
+	void (*free)(struct kmalloc_arena *a, void *p);
+};
+
+extern __thread struct kmalloc_arena *__kmalloc_arena;
 
 void *__kmalloc(size_t size, gfp_t gfp);
 void *__krealloc(const void *p, size_t size, gfp_t gfp);
