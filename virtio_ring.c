@@ -1562,6 +1562,21 @@ static inline void vring_used_event_next_packed(struct vring_virtqueue *vq,
 	}
 }
 
+/*
+ * The used length at @off.  A used descriptor without VRING_DESC_F_WRITE
+ * carries none: its length field is reserved and drivers ignore it (2.8.4).
+ * DPDK's vhost leaves the driver's length there (an indirect table's
+ * size, for one) when it uses a device-readable buffer.
+ */
+static u32 vring_used_len_packed(struct vring_virtqueue *vq, u16 off)
+{
+	struct vring_packed_desc *desc = &vq->packed.vring.desc[off];
+
+	if (!(le16_to_cpu(READ_ONCE(desc->flags)) & VRING_DESC_F_WRITE))
+		return 0;
+	return le32_to_cpu(READ_ONCE(desc->len));
+}
+
 static void *virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq,
 					  unsigned int *len, void **ctx)
 {
@@ -1579,7 +1594,7 @@ static void *virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq,
 		return NULL;
 
 	id = le16_to_cpu(READ_ONCE(packed->vring.desc[off].id));
-	used_len = le32_to_cpu(READ_ONCE(packed->vring.desc[off].len));
+	used_len = vring_used_len_packed(vq, off);
 
 	if (unlikely(id >= num)) {
 		vring_bad(vq, "used id %u out of range (ring %u)", id, num);
@@ -1634,7 +1649,7 @@ static bool vring_read_used_packed_in_order(struct vring_virtqueue *vq,
 		return false;
 
 	*id = le16_to_cpu(READ_ONCE(packed->vring.desc[off].id));
-	*used_len = le32_to_cpu(READ_ONCE(packed->vring.desc[off].len));
+	*used_len = vring_used_len_packed(vq, off);
 
 	if (unlikely(*id >= num)) {
 		vring_bad(vq, "used id %u out of range (ring %u)", *id, num);
