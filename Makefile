@@ -28,6 +28,8 @@ PROGS += vhost_dev
 vhost_dev-objs := vhost_models.o vhost_user_back.o vhost_user.o
 PROGS += tests/vhost_hostile
 tests/vhost_hostile-objs := vhost_user.o
+PROGS += vhost_test
+vhost_test-objs := vhost_test_models.o vhost_test_torture.o vhost_user_front.o vhost_user.o vhost_mem.o
 
 # The objects every program links: the harness (harness.h), the driver
 # side (guest) and the device side (host) of the ring, and the linux/

@@ -709,6 +709,12 @@ ksrc_matrix() {
 			suite "$B/tests/vhost_hostile" "$B/vhost_dev"
 			PEER_PREFIX="$PREFIX" suite tests/peers/run.sh "$B"
 		fi
+		# Our frontend with the kernel's virtio_ring.c against real
+		# backends: once, in the first pairing whose guest is the kernel's.
+		if [ "$guest" = kernel ] && [ -z "${frontend_done:-}" ]; then
+			frontend_done=1
+			suite tests/peers/frontend.sh "$B" "$PREFIX"
+		fi
 	done
 	PREFIX=
 }
@@ -730,6 +736,7 @@ else
 	hostile
 	vhost_user_wire
 	suite "$B/tests/vhost_hostile" "$B/vhost_dev"
+	suite tests/peers/frontend.sh "$B"
 	packed_matrix
 	in_order_matrix
 	in_order_usage_errors

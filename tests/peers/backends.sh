@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Starting and stopping the vhost-user peers (sourced by the scripts here).
+# Each peer runs in a private folder made by peer_dir: its own socket, its
+# own DPDK --file-prefix, its log; peer_stop stops it by PID and removes
+# everything, /var/run/dpdk/<prefix> included.  Facts behind the command
+# lines: ../shared/docs/peers.md.
+#
+#   peer_dir                     make $PEER_DIR (once per script)
+#   testpmd_start NAME [QUEUES]  testpmd's vhost port, io forwarding
+#   qsd_start NAME [MIB] [QUEUES] qemu-storage-daemon's vhost-user-blk export
+#   peer_stop NAME               stop it, remove its files
+#   peer_sock NAME / peer_pid NAME / peer_log NAME
+#   peer_missing testpmd|qsd     the reason it cannot run, or nothing
+
+PEER_TIMEOUT=${PEER_TIMEOUT:-60}	# seconds for a socket to appear (a loaded machine)
+
+peer_dir() {
+	PEER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rig-peers.XXXXXX") || exit 1
+	declare -gA PEER_PIDS=() PEER_TPIDS=() PEER_PREFIX=()
+}
+
+peer_sock() { echo "$PEER_DIR/$1.sock"; }
+peer_log() { echo "$PEER_DIR/$1.log"; }
+peer_pid() { echo "${PEER_PIDS[$1]}"; }
+
+peer_missing() {
+	case $1 in
+	testpmd)
+		command -v dpdk-testpmd >/dev/null ||
+			echo "dpdk-testpmd not installed (Debian: dpdk-dev)" ;;
+	qsd)
+		command -v qemu-storage-daemon >/dev/null ||
+			echo "qemu-storage-daemon not installed (Debian: qemu-system-common)" ;;
+	esac
+}
+
+# The peer runs under timeout(1), which bounds its life: $1 is timeout's
+# PID, and the peer's own (what is watched, signalled and killed) is its
+# child.
+peer_child() {
+	local tpid=$1 i c
+	for ((i = 0; i < 200; i++)); do
+		c=$(cat "/proc/$tpid/task/$tpid/children" 2>/dev/null)
+		c=${c%% *}
+		# Until timeout(1) runs, its first child may be a shell's.
+		if [ -n "$c" ] && [ "$(cat "/proc/$tpid/comm" 2>/dev/null)" = timeout ] &&
+		   [ "$(cat "/proc/$c/comm" 2>/dev/null)" != timeout ]; then
+			echo "$c"
+			return
+		fi
+		sleep 0.01
+	done
+	echo "$tpid"
+}
+
+# Wait for a peer's socket; fail if it dies or takes too long.
+peer_wait_sock() {
+	local name=$1 i
+	PEER_TPIDS[$name]=${PEER_PIDS[$name]}
+	PEER_PIDS[$name]=$(peer_child "${PEER_TPIDS[$name]}")
+	for ((i = 0; i < PEER_TIMEOUT * 20; i++)); do
+		[ -S "$(peer_sock "$name")" ] && return 0
+		kill -0 "${PEER_PIDS[$name]}" 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "peer $name did not come up; its log:" >&2
+	tail -n 20 "$(peer_log "$name")" >&2
+	peer_stop "$name"
+	return 1
+}
+
+# testpmd NAME [QUEUES] [EXTRA DEVARGS]: a vhost-user server echoing frames.
+testpmd_start() {
+	local name=$1 queues=${2:-1} extra=${3:-}
+	local prefix="rig-$name-$$-${PEER_DIR##*.}"
+	local sock="$PEER_DIR/$name.sock" log="$PEER_DIR/$name.log"
+	PEER_PREFIX[$name]=$prefix
+	timeout -s INT "${PEER_LIFETIME:-600}" dpdk-testpmd --lcores '0@0,1@0' --no-pci --no-huge -m 512 \
+		--file-prefix "$prefix" --log-level='lib.eal:error' \
+		--vdev "net_vhost0,iface=$sock,queues=$queues$extra" -- \
+		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 \
+		--rxq="$queues" --txq="$queues" --txd=256 --rxd=256 --stats-period 1 \
+		</dev/null >"$log" 2>&1 &
+	PEER_PIDS[$name]=$!
+	peer_wait_sock "$name"
+}
+
+# qsd NAME [MIB] [QUEUES]: a zeroed raw disk image exported as vhost-user-blk.
+qsd_start() {
+	local name=$1 mib=${2:-16} queues=${3:-1}
+	local img="$PEER_DIR/$name.img"
+	local sock="$PEER_DIR/$name.sock" log="$PEER_DIR/$name.log"
+	truncate -s "${mib}M" "$img" || return 1
+	timeout "${PEER_LIFETIME:-600}" qemu-storage-daemon \
+		--blockdev "driver=file,node-name=f,filename=$img" \
+		--blockdev driver=raw,node-name=d,file=f \
+		--export "type=vhost-user-blk,id=e,node-name=d,addr.type=unix,addr.path=$sock,writable=on,num-queues=$queues" \
+		</dev/null >"$log" 2>&1 &
+	PEER_PIDS[$name]=$!
+	peer_wait_sock "$name"
+}
+
+peer_alive() {
+	local pid=${PEER_PIDS[$1]:-}
+	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null
+}
+
+peer_stop() {
+	local name=$1 pid=${PEER_PIDS[$1]:-} i
+	if [ -n "$pid" ]; then
+		# testpmd prints its statistics and exits on SIGINT.
+		kill -INT "$pid" 2>/dev/null
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill -KILL "$pid" 2>/dev/null
+		# timeout(1) exits with its child.
+		{ wait "${PEER_TPIDS[$name]}"; } 2>/dev/null
+	fi
+	unset "PEER_PIDS[$name]" "PEER_TPIDS[$name]"
+	rm -f "$(peer_sock "$name")" "$PEER_DIR/$name.img"
+	if [ -n "${PEER_PREFIX[$name]:-}" ]; then
+		rm -rf "/var/run/dpdk/${PEER_PREFIX[$name]}"
+		unset "PEER_PREFIX[$name]"
+	fi
+}
+
+# Stop every peer still running and remove the folder.
+peer_cleanup() {
+	local name
+	for name in "${!PEER_PIDS[@]}"; do
+		peer_stop "$name"
+	done
+	[ -n "${PEER_DIR:-}" ] && rm -rf "$PEER_DIR"
+}

@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The interop checks: vhost_test (this build's driver ring code) against
+# real vhost-user backends, each started here in a private folder and
+# stopped by PID (tests/peers/backends.sh).  One line per check, PASS: /
+# FAIL: / SKIP: with the reason; a missing peer is a SKIP naming its
+# Debian package.
+#
+# Usage: tests/peers/frontend.sh BUILD_DIR [LABEL]
+#   PEER_FRAMES (default 100000) frames per net configuration,
+#   PEER_REQUESTS (default 10000) requests per blk configuration.
+set -u
+cd "$(dirname "$0")/../.."
+B=${1:?usage: tests/peers/frontend.sh BUILD_DIR [LABEL]}
+LABEL=${2:-}
+VT="$B/vhost_test"
+FRAMES=${PEER_FRAMES:-100000}
+REQUESTS=${PEER_REQUESTS:-10000}
+. tests/peers/backends.sh
+peer_dir
+LOG=$PEER_DIR/log
+mkdir -p "$LOG"
+trap peer_cleanup EXIT
+failed=0
+
+pass() { echo "PASS: $LABEL$1"; }
+fail() { echo "FAIL: $LABEL$1"; failed=1; }
+skip() { echo "SKIP: $LABEL$1: $2"; }
+
+# vt NAME WANT_STATUS GREP... -- ARGS: run vhost_test, bounded in time; it
+# must exit with WANT_STATUS and its output (stdout then stderr) must
+# match every GREP (extended regular expression).  Exit 77 is a SKIP.
+vt() {
+	local name=$1 want=$2 rc pat ok=1
+	local -a pats=()
+	shift 2
+	while [ "$1" != -- ]; do
+		pats+=("$1")
+		shift
+	done
+	shift
+	timeout 120 "$VT" "$@" >"$LOG/out" 2>"$LOG/err"
+	rc=$?
+	if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then
+		skip "$name" "$(head -n 1 "$LOG/out")"
+		return
+	fi
+	[ "$rc" -eq "$want" ] || ok=0
+	for pat in "${pats[@]}"; do
+		cat "$LOG/out" "$LOG/err" | grep -Eq -- "$pat" || ok=0
+	done
+	if [ "$ok" = 1 ]; then
+		pass "$name"
+	else
+		fail "$name"
+		echo "  command: $VT $* (exit $rc, wanted $want; wanted lines: ${pats[*]})" >&2
+		tail -n 8 "$LOG/err" >&2
+	fi
+}
+
+usage_errors() {
+	local o
+	for o in --bogus --device=scsi --ring-size=0 --ring-size=100 --queues=0 \
+		 --count=x --timeout=0 --frame-len=59 --torture=no-such-case stray; do
+		vt "usage error: vhost_test $o" 2 '^vhost_test: ' "^try 'vhost_test --help'" \
+			-- --socket=/nonexistent --device=net "$o"
+	done
+	vt "usage error: vhost_test without --socket" 2 'socket=PATH is required' -- --device=net
+	vt "usage error: vhost_test without --device" 2 'device=net or --device=blk' -- --socket=x
+	vt "vhost_test --help" 0 '^Usage: vhost_test' -- --help
+	vt "vhost_test: no backend at the socket" 1 'cannot connect to' \
+		-- --socket="$PEER_DIR/none.sock" --device=net --timeout=1
+}
+
+net_matrix() {
+	local o why sock
+	why=$(peer_missing testpmd)
+	if [ -n "$why" ]; then
+		skip "vhost_test --device=net against testpmd" "$why"
+		return
+	fi
+	if ! testpmd_start net 1; then
+		fail "testpmd starts (net_vhost, io forwarding)"
+		return
+	fi
+	sock=$(peer_sock net)
+	for o in "" "--in-order" "--packed" "--packed --in-order" \
+		 "--no-indirect --no-event-idx" "--packed --no-indirect --no-event-idx" \
+		 "--poll --frame-len=60" "--ring-size=64 --frame-len=1514"; do
+		# shellcheck disable=SC2086
+		vt "vhost_test --device=net --count=$FRAMES${o:+ $o} (testpmd)" 0 \
+			"^Frames: $FRAMES\$" '^Lost: 0$' \
+			-- --socket="$sock" --device=net --count="$FRAMES" \
+			--peer-pid="$(peer_pid net)" $o
+	done
+	peer_stop net
+
+	if testpmd_start net2 2; then
+		vt "vhost_test --device=net --queues=2 --count=$FRAMES (testpmd, 2 queue pairs)" 0 \
+			"^Frames: $FRAMES\$" '^Lost: 0$' \
+			-- --socket="$(peer_sock net2)" --device=net --queues=2 \
+			--count="$FRAMES" --peer-pid="$(peer_pid net2)"
+		peer_stop net2
+	else
+		fail "testpmd starts with 2 queue pairs"
+	fi
+}
+
+blk_matrix() {
+	local o why sock pid
+	why=$(peer_missing qsd)
+	if [ -n "$why" ]; then
+		skip "vhost_test --device=blk against qemu-storage-daemon" "$why"
+		return
+	fi
+	if ! qsd_start blk 16 2; then
+		fail "qemu-storage-daemon starts (vhost-user-blk export)"
+		return
+	fi
+	sock=$(peer_sock blk)
+	for o in "" "--no-indirect" "--no-event-idx" "--ring-size=16" "--poll" \
+		 "--queues=2"; do
+		# shellcheck disable=SC2086
+		vt "vhost_test --device=blk --count=$REQUESTS${o:+ $o} (qemu-storage-daemon)" 0 \
+			"^Requests: $REQUESTS\$" '^Bytes checked: [1-9]' \
+			-- --socket="$sock" --device=blk --count="$REQUESTS" \
+			--peer-pid="$(peer_pid blk)" $o
+	done
+	# A split-only peer: --packed is a SKIP that says why.
+	vt "vhost_test --device=blk --packed against a split-only peer exits 77" 77 \
+		'does not offer VIRTIO_F_RING_PACKED' \
+		-- --socket="$sock" --device=blk --packed
+	pid=$(peer_pid blk)
+
+	# A peer that dies mid-run: one message, exit 1, no hang.
+	timeout 60 "$VT" --socket="$sock" --device=blk --count=0 --seconds=30 \
+		--peer-pid="$pid" >"$LOG/out" 2>"$LOG/err" &
+	local vpid=$! rc
+	sleep 0.5
+	kill -KILL "$pid" 2>/dev/null
+	wait "$vpid"
+	rc=$?
+	# Reap timeout(1), which dies of the same signal, without bash's notice.
+	{ wait "${PEER_TPIDS[blk]}"; } 2>/dev/null
+	if [ "$rc" -eq 1 ] && grep -Eq 'closed the connection|died' "$LOG/err"; then
+		pass "vhost_test --device=blk: a backend killed mid-run gives one message, exit 1"
+	else
+		fail "vhost_test --device=blk: a backend killed mid-run gives one message, exit 1"
+		echo "  exit $rc; stderr:" >&2
+		tail -n 5 "$LOG/err" >&2
+	fi
+	peer_stop blk
+}
+
+# The torture mode reports (tests/peers/torture.sh makes the full table):
+# here only that a case runs and gives its one-line verdict.
+torture_smoke() {
+	local c why
+	why=$(peer_missing qsd)
+	for c in desc-loop addr-outside-table unknown-request; do
+		if [ -n "$why" ]; then
+			skip "vhost_test --torture=$c (qemu-storage-daemon)" "$why"
+			continue
+		fi
+		if ! qsd_start tort 16 1; then
+			fail "qemu-storage-daemon starts (torture $c)"
+			continue
+		fi
+		vt "vhost_test --torture=$c reports what qemu-storage-daemon did" 0 \
+			"^torture $c: (kept serving|refused|closed|crashed|hung); " \
+			-- --socket="$(peer_sock tort)" --device=blk \
+			--peer-pid="$(peer_pid tort)" --torture="$c"
+		peer_stop tort
+	done
+	vt "vhost_test --torture=list" 0 '^desc-loop ' -- --socket=x --device=net --torture=list
+}
+
+usage_errors
+net_matrix
+blk_matrix
+torture_smoke
+exit $failed
