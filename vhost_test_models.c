@@ -45,9 +45,31 @@ static void check_len(struct vt_queue *q, unsigned int len, unsigned int max,
 			q->index, len, max, what);
 }
 
+/*
+ * A split ring's used index may run ahead of what we reaped by at most the
+ * buffers in flight: more, and the ring code would read stale entries as
+ * used (a kernel tree's does not check).
+ */
+static void check_used_idx(struct vt_queue *q)
+{
+	const struct vring *r;
+	u16 idx;
+
+	if (vt.packed)
+		return;
+	r = virtqueue_get_vring(q->vq);
+	idx = le16_to_cpu((__force __le16)__atomic_load_n(&r->used->idx, __ATOMIC_ACQUIRE));
+	if ((u16)(idx - (u16)q->used) > q->added - q->used)
+		vt_fail("ring %u: used idx %u jumped: %lu buffers reaped, %lu in flight",
+			q->index, idx, q->used, q->added - q->used);
+}
+
 static void *get_buf(struct vt_queue *q, unsigned int *len)
 {
-	void *tok = virtqueue_get_buf(q->vq, len);
+	void *tok;
+
+	check_used_idx(q);
+	tok = virtqueue_get_buf(q->vq, len);
 
 	if (!tok && virtqueue_is_broken(q->vq))
 		vt_fail("ring %u: the ring code marked the queue broken (the backend's used ring is bad)",

@@ -138,11 +138,13 @@ blk_matrix() {
 		--peer-pid="$pid" >"$LOG/out" 2>"$LOG/err" &
 	local vpid=$! rc
 	sleep 0.5
-	kill -KILL "$pid" 2>/dev/null
-	wait "$vpid"
-	rc=$?
-	# Reap timeout(1), which dies of the same signal, without bash's notice.
-	{ wait "${PEER_TPIDS[blk]}"; } 2>/dev/null
+	# timeout(1) dies of the same signal: no job notice from bash.
+	{
+		kill -KILL "$pid"
+		wait "$vpid"
+		rc=$?
+		wait "${PEER_TPIDS[blk]}"
+	} 2>/dev/null
 	if [ "$rc" -eq 1 ] && grep -Eq 'closed the connection|died' "$LOG/err"; then
 		pass "vhost_test --device=blk: a backend killed mid-run gives one message, exit 1"
 	else

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Frames per second through one testpmd vhost backend (io forwarding, on
+# CPU 0), three drivers on CPU 1, interleaved run by run:
+#   rig      vhost_test with our virtio_ring.c
+#   kernel   vhost_test with a kernel tree's virtio_ring.c (GUEST=kernel)
+#   dpdk     DPDK's own virtio-user driver (testpmd, net_virtio_user,
+#            io forwarding with --tx-first: 32 frames bounce between the
+#            two testpmds; its figure is the median Rx-pps of its steady
+#            seconds)
+# vhost_test polls (--poll), 64-byte frames, split ring, no in-order (the
+# kernel's 6.12 ring has none), every frame still checked.  Prints each
+# run, then the medians and the ratios to DPDK's.  A benchmark, not a test.
+#
+# Usage: tests/peers/bench-net.sh [RIG_BUILD [KERNEL_BUILD]]
+#   RUNS (default 5), FRAMES (default 1000000), DPDK_SECONDS (default 8)
+set -u
+cd "$(dirname "$0")/../.."
+RIG=${1:-.}
+KERN=${2:-build-kernel-rig}
+RUNS=${RUNS:-5}
+FRAMES=${FRAMES:-1000000}
+DPDK_SECONDS=${DPDK_SECONDS:-8}
+. tests/peers/backends.sh
+why=$(peer_missing testpmd)
+[ -n "$why" ] && { echo "bench-net: $why" >&2; exit 77; }
+peer_dir
+trap peer_cleanup EXIT
+testpmd_start be 1 || exit 1
+sock=$(peer_sock be)
+drivers="rig dpdk"
+[ -x "$KERN/vhost_test" ] && drivers="rig kernel dpdk"
+[ -x "$KERN/vhost_test" ] || echo "bench-net: no $KERN/vhost_test (make KSRC=... GUEST=kernel HOST=rig): no kernel runs" >&2
+declare -A figs
+
+ours() {
+	"$1/vhost_test" --socket="$sock" --device=net --count="$FRAMES" --frame-len=64 \
+		--poll --cpu=1 --peer-pid="$(peer_pid be)" | sed -n 's/^Frames\/s: //p'
+}
+
+dpdk() {
+	local prefix="rig-bench-fe-$$" log="$PEER_DIR/fe.log"
+	timeout -s INT "$DPDK_SECONDS" dpdk-testpmd --lcores '0@1,1@1' --no-pci --no-huge -m 512 \
+		--file-prefix "$prefix" --log-level=lib.eal:error \
+		--vdev "net_virtio_user0,path=$sock,queues=1,packed_vq=0,in_order=0,mrg_rxbuf=0" -- \
+		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 --txd=256 --rxd=256 \
+		--tx-first --stats-period 1 </dev/null >"$log" 2>&1
+	rm -rf "/var/run/dpdk/$prefix"
+	# The steady seconds: drop the first two and the last.
+	sed -n 's/^ *Rx-pps: *\([0-9]*\).*/\1/p' "$log" | sed '1,2d;$d' | sort -n |
+		awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
+}
+
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
+
+for ((r = 1; r <= RUNS; r++)); do
+	for d in $drivers; do
+		case $d in
+		rig) f=$(ours "$RIG") ;;
+		kernel) f=$(ours "$KERN") ;;
+		dpdk) f=$(dpdk) ;;
+		esac
+		echo "run $r $d: ${f:-failed} frames/s"
+		figs[$d]="${figs[$d]:-} ${f:-}"
+	done
+done
+base=$(median "${figs[dpdk]}")
+for d in $drivers; do
+	m=$(median "${figs[$d]}")
+	echo "median $d: $m frames/s ($(awk -v a="$m" -v b="$base" 'BEGIN { if (b) printf "%.2f", a / b; else print "?" }') x dpdk)"
+done
