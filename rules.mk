@@ -60,7 +60,7 @@ all: $(PROGS) $(TOOLS)
 fuzz-targets: $(FUZZ_TARGETS)
 
 # Every folder that holds objects, for clean and the dependency files.
-obj-dirs := $(sort $(dir $(ALL_PROGS) $(RIG_OBJS)))
+obj-dirs := $(sort $(dir $(ALL_PROGS) $(foreach p,$(ALL_PROGS),$($(p)-objs))))
 -include $(wildcard $(addsuffix *.d,$(obj-dirs)))
 
 clean:
@@ -73,7 +73,7 @@ clean:
 # make check [T=REGEX]: tests/run-check.sh on this folder's programs, with
 # the fuzz targets built (fuzz-build) for their short runs.
 check: all fuzz-build
-	$(Q)$(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(T)))
+	$(Q)$(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T)))
 
 # Sanitizer builds: each in its own folder, the whole check matrix there.
 # The sanitizer goes in CC, so that it compiles and links everything,
@@ -138,7 +138,7 @@ ab: ab/compare
 		$(if $(METRIC),-m $(call shell-quote,$(METRIC))) \
 		$(if $(GATE),-g $(call shell-quote,$(GATE))) $(if $(JSON),-j) \
 		$(if $(PLOT),-p $(call shell-quote,$(PLOT))) \
-		'$(BASE)' '$(HEAD)' $(call shell-quote,$(CMD))
+		'$(BASE)' '$(HEAD)' $(call shell-quote,$(value CMD))
 
 # make regress BASE=<rev> [HEAD=<rev>|worktree] [PAIRS=101] [JSON=FILE]
 # (ab/regress.sh -h); make count: this build's counts (ab/count.sh).

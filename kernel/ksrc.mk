@@ -104,7 +104,7 @@ endif
 
 ifneq ($(filter check,$(rig-goals)),)
 check: $(rig-in-pairings)
-	$(Q)tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(T))) \
+	$(Q)tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T))) \
 		$(if $(KSRC),--ksrc) $(rig-dirs)
 endif
 

@@ -1,339 +1,562 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The `make check` matrix.  Every check prints one line, PASS: / FAIL: /
-# SKIP: name: reason, and the run ends with "N passed, N failed, N skipped".
-# Exit status is non-zero if anything failed.
+# The `make check` matrix.  The checks are declared first, then run one by
+# one, and the results are printed as KTAP, the kernel's TAP dialect
+# (Documentation/dev-tools/ktap.rst, as kselftest prints it): a version
+# line, the plan, then per check "ok N - NAME # time 0.12s",
+# "not ok N - NAME # time 0.12s" after "# ..." lines saying why, or
+# "ok N - NAME # SKIP reason".  A sub-suite with PASS:/FAIL:/SKIP: lines of
+# its own (tests/stats, tests/bench) is one check with its lines as nested
+# KTAP.  The last line counts every check and sub-suite line:
+# "N passed, N failed, N skipped".  Exit status is non-zero if anything
+# failed.  prove reads the output: tests/run-check.sh | prove -v -e cat -
 #
-# Usage: tests/run-check.sh [BUILD_DIR]   (default: the top-level build)
-#        tests/run-check.sh --ksrc BUILD_DIR...   (kernel-tree pairings)
+# Usage: tests/run-check.sh [--filter ERE] [--list] [--jobs N] [BUILD_DIR]
+#        tests/run-check.sh [--filter ERE] [--list] [--jobs N] --ksrc BUILD_DIR...
+#   BUILD_DIR   the programs to check (default: the top-level build)
+#   --ksrc      each BUILD_DIR is a kernel-tree pairing (make check KSRC=)
+#   --filter    only the checks whose names match the extended regular
+#               expression (make check T=ERE); a sub-suite runs when ERE
+#               matches its name (stats, bench) or holds NAME/
+#   --list      print the names of the checks instead of running them
+#   --jobs N    run N checks at a time (default: CHECK_JOBS, else 2); the
+#               output is in the same order whatever N
+#
+# Environment: CHECK_TIMEOUT (seconds a check may take, default 300),
+# PARALLEL_XFERS, VIRTIO_TEST_BUFS, FUZZ_DIR, FUZZ_CHECK_RUNS, and
+# RIG_CHECK_MODE (asan, ubsan, tsan or valgrind: how BUILD_DIR was built;
+# make check-asan ... sets it, else vringh_test --version tells).
+# The option strings of the matrices below are split into words on purpose.
+# shellcheck disable=SC2086
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
+
+# A usage error: one line naming the problem, exit status 2.
+usage() {
+	echo "run-check.sh: $1" >&2
+	echo "try tests/run-check.sh --help" >&2
+	exit 2
+}
+
+FILTER='' LIST='' KSRC='' JOBS=${CHECK_JOBS:-2}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--filter) [ $# -ge 2 ] || usage "--filter needs an ERE"; FILTER=$2; shift ;;
+	--filter=*) FILTER=${1#--filter=} ;;
+	--list) LIST=1 ;;
+	--jobs) [ $# -ge 2 ] || usage "--jobs needs a number"; JOBS=$2; shift ;;
+	--jobs=*) JOBS=${1#--jobs=} ;;
+	--help) sed -n '/^# Usage:/,/^# Environment/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	--ksrc) KSRC=1 ;;
+	-*) usage "unknown option $1" ;;
+	*) break ;;
+	esac
+	shift
+done
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || usage "--jobs '$JOBS' is not a positive number"
+[[ x =~ $FILTER ]]
+[ $? -eq 2 ] && usage "--filter '$FILTER' is not an extended regular expression"
+[ -n "$KSRC" ] && [ $# -eq 0 ] && usage "--ksrc needs the build folders"
+[ -z "$KSRC" ] && [ $# -gt 1 ] && usage "one BUILD_DIR (or --ksrc BUILD_DIR...)"
+
+
 B=${1:-.}
 TIMEOUT=${CHECK_TIMEOUT:-300}
-PARALLEL_XFERS=${PARALLEL_XFERS:-200000}
+XFERS=${PARALLEL_XFERS:-200000}
+BUFS=${VIRTIO_TEST_BUFS:-0x4000}
+FUZZ_DIR=${FUZZ_DIR:-build-fuzz}
 LOG=$(mktemp -d "${TMPDIR:-/tmp}/rig-check.XXXXXX")
 trap 'rm -rf "$LOG"' EXIT
-passed=0 failed=0 skipped=0
 
-# PREFIX names the build under test when several are checked (--ksrc).
+# valgrind as every check runs it: any error or leak fails the run.
+# shellcheck disable=SC2054
+VALGRIND=(valgrind -q --error-exitcode=99 --leak-check=full
+	  --errors-for-leak-kinds=definite,indirect,possible)
+
+
+# ---- Declaring checks ----
+# Each check is one entry of CHECKS: the words of the call that runs it,
+# shell-quoted.  PREFIX names the build under test when several are
+# checked (--ksrc).
+CHECKS=()
 PREFIX=
-pass() { echo "PASS: $PREFIX$1"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $PREFIX$1"; failed=$((failed + 1)); }
-skip() { echo "SKIP: $PREFIX$1: $2"; skipped=$((skipped + 1)); }
-
-# run NAME EXPECTED_STATUS CMD...: the command must exit with that status.
-# Exit 77 is a SKIP: the ring code under test lacks the feature, and the
-# program said why on the first line of its output.
-run() {
-	local name=$1 want=$2 rc
-	shift 2
-	timeout "$TIMEOUT" "$@" >"$LOG/out" 2>"$LOG/err"
-	rc=$?
-	if [ "$rc" -eq "$want" ]; then
-		pass "$name"
-	elif [ "$rc" -eq 77 ]; then
-		skip "$name" "$(cat "$LOG/out" "$LOG/err" | head -n 1)"
-	else
-		fail "$name"
-		echo "  command: $* (exit $rc, wanted $want)" >&2
-		tail -n 20 "$LOG/err" >&2
-	fi
+declare_check() {
+	local name=$PREFIX$2
+	[ -z "$FILTER" ] || [[ $name =~ $FILTER ]] || return 0
+	CHECKS+=("$(printf '%q ' "$1" "$name" "${@:3}")")
 }
 
-# usage_error PROG ARGS...: a usage error, as every program gives it: exit 2,
-# nothing on stdout, on stderr one line naming the problem and then
-# "try 'PROG --help'".
-usage_error() {
-	local prog=$1 rc
-	shift
-	timeout "$TIMEOUT" "$B/$prog" "$@" >"$LOG/out" 2>"$LOG/err"
-	rc=$?
-	if [ $rc -eq 2 ] && [ ! -s "$LOG/out" ] && [ "$(wc -l <"$LOG/err")" -eq 2 ] &&
-	   [ "$(tail -n 1 "$LOG/err")" = "try '$prog --help'" ]; then
-		pass "usage error: $prog $*"
-	else
-		fail "usage error: $prog $* (exit $rc)"
-		cat "$LOG/out" "$LOG/err" >&2
-	fi
-}
-
-# PROG -h and --help: the usage on stdout, exit 0.
-help_ok() {
-	local prog=$1 o
-	for o in -h --help; do
-		if timeout "$TIMEOUT" "$B/$prog" $o >"$LOG/out" 2>"$LOG/err" &&
-		   grep -q "^Usage: $prog" "$LOG/out" && [ ! -s "$LOG/err" ]; then
-			pass "$prog $o"
-		else
-			fail "$prog $o"
-		fi
-	done
-}
-
-# Count the PASS/FAIL/SKIP lines of a sub-suite into our totals.
+# expect NAME STATUS [TEST...] -- CMD [ARG...]: CMD, run under timeout,
+# must exit with STATUS and pass every TEST:
+#   out=ERE                a line of stdout matches ERE
+#   out-empty              stdout is empty
+#   out-lines=N            stdout is N lines long
+#   out-last=TEXT          the last line of stdout is TEXT
+#   out-like=FILE          stdout is what FILE shows (see like)
+#   err=ERE, err-empty ... the same of stderr
+# Exit 77 (when STATUS is not 77) is a SKIP: the ring code under test lacks
+# the feature, and the program said why on its first line of output.
+expect() { declare_check run_expect "$@"; }
+# A check that cannot run: skipped, or failed, with the reason.
+skip_check() { declare_check run_skip "$@"; }
+fail_check() { declare_check run_fail "$@"; }
+# suite NAME CMD...: a sub-suite printing "PASS: name", "FAIL: name" (and
+# lines of detail) and "SKIP: name: reason" lines.  It runs alone, and when
+# ERE matches NAME or holds NAME/.
 suite() {
-	local line rc
-	"$@" >"$LOG/suite" 2>"$LOG/suite-err"
+	local name=$PREFIX$1
+	[ -z "$FILTER" ] || [[ $name =~ $FILTER || $FILTER == *"$1/"* ]] || return 0
+	CHECKS+=("$(printf '%q ' run_suite "$name" "${@:2}")")
+}
+
+# ---- Running checks ----
+
+# Seconds since $1 (an $EPOCHREALTIME), to the millisecond.
+elapsed() {
+	local us=$((${EPOCHREALTIME//[!0-9]/} - ${1//[!0-9]/}))
+	printf '%d.%03ds' $((us / 1000000)) $((us % 1000000 / 1000))
+}
+
+# result ok|fail|skip NAME TIME|REASON: count a check, print its KTAP line.
+result() {
+	n=$((n + 1))
+	case $1 in
+	ok) passed=$((passed + 1)); echo "ok $n - $2 # time $3" ;;
+	fail) failed=$((failed + 1)); echo "not ok $n - $2 # time $3" ;;
+	skip) skipped=$((skipped + 1)); echo "ok $n - $2 # SKIP $3" ;;
+	esac
+}
+
+# Lines of text as KTAP diagnostics.
+diag() { sed 's/^/# /'; }
+
+# The first line a program printed, stdout first: why it skipped.
+first_line() {
+	local line
+	{ IFS= read -r line <"$W/out" || IFS= read -r line <"$W/err"; } && echo "$line"
+}
+
+# like GOT WANT: file GOT is what file WANT shows, numbers (decimal, or hex
+# after 0x) aside; a "..." line in WANT stands for any lines.
+like() {
+	local num='s/0x[0-9a-f]+/N/g; s/[0-9]+/N/g' got want head tail
+	got=$(sed -E "$num" "$1")
+	want=$(sed -E "$num" "$2")
+	if ! grep -qx '\.\.\.' <<<"$want"; then
+		[ "$got" = "$want" ]
+		return
+	fi
+	head=$(sed '/^\.\.\.$/,$d' <<<"$want")
+	tail=$(sed '1,/^\.\.\.$/d' <<<"$want")
+	[ "$(head -n "$(grep -c . <<<"$head")" <<<"$got")" = "$head" ] &&
+		[ "$(tail -n "$(grep -c . <<<"$tail")" <<<"$got")" = "$tail" ]
+}
+
+# Does TEST (see expect) hold for the output in $W?  If not, say why.
+holds() {
+	local what=${1%%[=-]*} lines
+	local f=$W/$what arg=${1#*=}
+	case ${1#"$what"} in
+	=*)
+		grep -Eq -- "$arg" "$f" || { echo "$what has no line matching '$arg'"; return 1; } ;;
+	-empty)
+		[ ! -s "$f" ] || { echo "$what is not empty"; return 1; } ;;
+	-lines=*)
+		mapfile -t lines <"$f"
+		[ "${#lines[@]}" -eq "$arg" ] ||
+			{ echo "$what is ${#lines[@]} lines long, not $arg"; return 1; } ;;
+	-last=*)
+		mapfile -t lines <"$f"
+		if [ "${#lines[@]}" -eq 0 ] || [ "${lines[-1]}" != "$arg" ]; then
+			echo "the last line of $what is not '$arg'"
+			return 1
+		fi ;;
+	-like=*)
+		like "$f" "$arg" ||
+			{ echo "$what is not like $arg (numbers aside, ... any lines):"; cat "$arg"; return 1; } ;;
+	*)
+		echo "run-check.sh: unknown test '$1'"; return 1 ;;
+	esac
+}
+
+run_expect() {
+	local name=$1 want=$2 tests=() t start rc why=
+	shift 2
+	while [ "$1" != -- ]; do
+		tests+=("$1")
+		shift
+	done
+	shift
+	start=$EPOCHREALTIME
+	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err"
+	rc=$?
+	if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then
+		result skip "$name" "$(first_line) ($(elapsed "$start"))"
+		return
+	fi
+	if [ "$rc" -eq 124 ]; then
+		why="timed out after ${TIMEOUT}s"
+	elif [ "$rc" -ne "$want" ]; then
+		why="exit status $rc, wanted $want"
+	else
+		for t in "${tests[@]}"; do
+			why=$(holds "$t") || break
+			why=
+		done
+	fi
+	if [ -z "$why" ]; then
+		result ok "$name" "$(elapsed "$start")"
+		return
+	fi
+	{
+		echo "command: $*"
+		echo "$why"
+		tail -n 10 "$W/out" | sed 's/^/stdout: /'
+		tail -n 20 "$W/err" | sed 's/^/stderr: /'
+	} | diag
+	result fail "$name" "$(elapsed "$start")"
+}
+
+run_skip() { result skip "$1" "$2"; }
+run_fail() { echo "$2" | diag; result fail "$1" 0.000s; }
+
+# The sub-suite's lines as a nested KTAP test (indented two spaces); each
+# counts in the totals.  The suite is one check: it fails if a line did,
+# or if it exits non-zero without a FAIL line.
+run_suite() {
+	local name=$1 start rc line k=0 bad=0 leaf
+	shift
+	start=$EPOCHREALTIME
+	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err"
 	rc=$?
 	while IFS= read -r line; do
-		echo "$line"
 		case $line in
-		PASS:*) passed=$((passed + 1)) ;;
-		FAIL:*) failed=$((failed + 1)) ;;
-		SKIP:*) skipped=$((skipped + 1)) ;;
+		PASS:* | FAIL:*) leaf=${line#*: } ;;
+		SKIP:*) leaf=${line#*: } leaf=${leaf%%: *} ;;
+		*) [ -n "$line" ] && echo "# $line"; continue ;;
 		esac
-	done <"$LOG/suite"
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL:' "$LOG/suite"; then
-		fail "$* (exit $rc without a FAIL line)"
+		[ -z "$FILTER" ] || [[ $leaf =~ $FILTER || $name =~ $FILTER ]] || continue
+		k=$((k + 1))
+		case $line in
+		PASS:*) passed=$((passed + 1)); echo "ok $k - $leaf" ;;
+		FAIL:*) failed=$((failed + 1)) bad=1; echo "not ok $k - $leaf" ;;
+		SKIP:*) skipped=$((skipped + 1)); echo "ok $k - $leaf # SKIP ${line#*: "$leaf": }" ;;
+		esac
+	done <"$W/out" >"$W/nested"
+	echo "  KTAP version 1"
+	echo "  # Subtest: $name"
+	diag <"$W/err" | sed 's/^/  /'
+	echo "  1..$k"
+	sed 's/^/  /' "$W/nested"
+	if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
+		# Not one of its lines failed: the suite itself counts as failed.
+		echo "# $* exited with status $rc without a FAIL line"
+		result fail "$name" "$(elapsed "$start")"
+		return
 	fi
-	cat "$LOG/suite-err" >&2
+	# The suite's own line: its lines are counted already.
+	n=$((n + 1))
+	echo "$([ "$bad" -eq 1 ] && echo "not ")ok $n - $name # time $(elapsed "$start")"
 }
 
-# All 16 combinations of the four ring options.
-combos() {
-	local i s
-	for ((i = 0; i < 16; i++)); do
-		s=""
-		((i & 1)) && s+=" --indirect"
-		((i & 2)) && s+=" --eventidx"
-		((i & 4)) && s+=" --virtio-1"
-		((i & 8)) && s+=" --slow-range"
-		echo "${s# }"
+# ---- The option matrices ----
+# The four split-ring options, all 16 combinations; a packed ring exists
+# only in virtio 1.x (--packed implies --virtio-1): the 8 combinations of
+# the three others.
+SPLIT=() PACKED=()
+for ((i = 0; i < 16; i++)); do
+	s=
+	((i & 1)) && s+=" --indirect"
+	((i & 2)) && s+=" --event-idx"
+	((i & 4)) && s+=" --virtio-1"
+	((i & 8)) && s+=" --slow-range"
+	SPLIT+=("${s# }")
+	((i < 8)) || continue
+	s=--packed
+	((i & 1)) && s+=" --indirect"
+	((i & 2)) && s+=" --event-idx"
+	((i & 4)) && s+=" --slow-range"
+	PACKED+=("$s")
+done
+
+# vringh_test --parallel --fast-vringh, split and packed.
+FAST_VRINGH=("" "--indirect" "--event-idx" "--indirect --event-idx --virtio-1"
+	     "--packed" "--packed --indirect" "--packed --event-idx"
+	     "--packed --indirect --event-idx")
+
+# virtio_test: split, packed (virtio 1 implied) and IN_ORDER (both rings).
+VIRTIO_TEST=("" "--no-event-idx" "--no-indirect" "--no-virtio-1"
+	     "--delayed-interrupt" "--reset" "--reset=4" "--batch=random"
+	     "--batch=random --reset" "--batch=random --delayed-interrupt"
+	     "--batch=256 --no-event-idx --reset=4"
+	     "--batch=random --reset --no-event-idx --no-indirect --no-virtio-1 --delayed-interrupt")
+VIRTIO_TEST_PACKED=("" "--no-event-idx" "--no-indirect" "--delayed-interrupt"
+		    "--reset" "--reset=4" "--batch=random" "--batch=random --reset"
+		    "--batch=random --delayed-interrupt"
+		    "--batch=256 --no-event-idx --reset=4"
+		    "--batch=random --reset --no-event-idx --no-indirect --delayed-interrupt")
+VIRTIO_TEST_IN_ORDER=("" "--batch=random" "--batch=random --reset"
+		      "--batch=random --delayed-interrupt" "--no-event-idx"
+		      "--no-indirect --batch=256 --reset=4" "--in-order=1 --batch=random"
+		      "--in-order=5 --batch=random --reset"
+		      "--batch=random --reset --no-event-idx --no-indirect --delayed-interrupt")
+# A misbehaving device: the driver breaks the queue with a message (not a
+# crash or a hang) and exits 3, with these options.
+DEVICE_BUGS=(wrong-id long-len)
+DEVICE_BUG_OPTS=("" "--batch=random --reset")
+
+# vring_bench plays the device itself: 70000 buffers (more than two laps
+# of every ring here), sizes that are no power of 2 too.
+VRING_BENCH_PACKED=("" "--no-indirect" "--no-event-idx" "--no-indirect --no-event-idx"
+		    "--in" "--in --no-indirect --no-event-idx" "--mixed --no-indirect"
+		    "--ring-size 1 --sg 1" "--ring-size 3 --sg 2 --no-indirect"
+		    "--ring-size 100 --sg 7 --no-indirect --mixed"
+		    "--ring-size 256 --sg 256" "--ring-size 32768 --sg 1")
+VRING_BENCH_IN_ORDER=("" "--no-indirect" "--no-event-idx" "--in" "--in --no-indirect"
+		      "--mixed --no-event-idx" "--ring-size 1 --sg 1"
+		      "--ring-size 256 --sg 3 --mixed --no-indirect"
+		      "--packed" "--packed --no-indirect" "--packed --no-event-idx"
+		      "--packed --in" "--packed --in --no-indirect"
+		      "--packed --mixed --no-event-idx" "--packed --ring-size 1 --sg 1"
+		      "--packed --ring-size 256 --sg 3 --mixed --no-indirect"
+		      "--packed --ring-size 100 --sg 7 --no-indirect --mixed")
+
+# Options that make no sense.
+USAGE_ERRORS=("vringh_test --bogus" "vringh_test --fast-vringh"
+	      "vringh_test --parallel --xfers=0" "vringh_test --parallel --xfers=12x"
+	      "vringh_test stray"
+	      "vringh_test --in-order=0 --parallel" "vringh_test --in-order=x --parallel"
+	      "vringh_test --in-order=257 --parallel" "vringh_test --in-order=4"
+	      "vringh_test --in-order --parallel --fast-vringh"
+	      "virtio_test --bogus" "virtio_test --batch=0" "virtio_test --batch=x"
+	      "virtio_test --buf-num=-1" "virtio_test --buf-num=0" "virtio_test --reset=0"
+	      "virtio_test --device-bug=x" "virtio_test stray"
+	      "virtio_test --packed --no-virtio-1"
+	      "virtio_test --in-order=0" "virtio_test --in-order=257"
+	      "vring_bench 0" "vring_bench 18446744073709551615" "vring_bench --ring-size 100"
+	      "vring_bench --bogus" "vring_bench 1000 stray"
+	      "vring_bench --packed --ring-size 32769" "vring_bench --cpu 1023"
+	      "vhost_dev --bogus" "vhost_dev --type=blk" "vhost_dev --type=disk --socket=s"
+	      "vhost_dev --type=blk --socket=s" "vhost_dev --type=blk --socket=s --size=1000"
+	      "vhost_dev --type=net --socket=s --frames=5" "vhost_dev --type=net --socket=s --net=x"
+	      "vhost_dev --type=blk --socket=s --size=4096 --conns=0" "vhost_dev --socket")
+
+# valgrind in a plain build: these; a valgrind build runs every combination.
+VALGRIND_PLAIN=("" "--indirect --event-idx --virtio-1" "--indirect --slow-range"
+		"--packed --indirect --event-idx" "--packed --slow-range")
+VALGRIND_PLAIN_IN_ORDER=("--indirect --event-idx --virtio-1" "--packed --slow-range")
+
+# ---- The checks ----
+
+# vringh_test: single-threaded scenarios and the --parallel test, with and
+# without IN_ORDER (batches of at most 1, 7 and 64 buffers too); the
+# parallel run prints exactly its three lines.
+vringh_test_checks() {
+	local o k
+	for o in "${SPLIT[@]}" "${PACKED[@]}"; do
+		expect "vringh_test${o:+ $o}" 0 -- "$B/vringh_test" $o
+		expect "vringh_test --parallel --xfers=$XFERS${o:+ $o}" 0 -- \
+			"$B/vringh_test" --parallel --xfers="$XFERS" $o
 	done
-}
-
-vringh_test_matrix() {
-	local o
-	while IFS= read -r o; do
-		# shellcheck disable=SC2086
-		run "vringh_test $o" 0 "$B/vringh_test" $o
-	done < <(combos)
-	while IFS= read -r o; do
-		# shellcheck disable=SC2086
-		run "vringh_test --parallel --xfers=$PARALLEL_XFERS $o" 0 \
-			"$B/vringh_test" --parallel --xfers="$PARALLEL_XFERS" $o
-	done < <(combos)
-	for o in "" "--indirect" "--eventidx" "--indirect --eventidx --virtio-1"; do
-		# shellcheck disable=SC2086
-		run "vringh_test --parallel --fast-vringh --xfers=$PARALLEL_XFERS $o" 0 \
-			"$B/vringh_test" --parallel --fast-vringh --xfers="$PARALLEL_XFERS" $o
+	for o in "${FAST_VRINGH[@]}"; do
+		expect "vringh_test --parallel --fast-vringh --xfers=$XFERS${o:+ $o}" 0 -- \
+			"$B/vringh_test" --parallel --fast-vringh --xfers="$XFERS" $o
+	done
+	for o in "" "--packed"; do
+		expect "vringh_test${o:+ $o} --parallel output lines" 0 out-lines=3 \
+			out='^Using CPUS [0-9]+ and [0-9]+$|^Using CPU [0-9]+ only' \
+			out='^Guest: notified [0-9]+, pinged [0-9]+$' \
+			out='^Host: notified [0-9]+, pinged [0-9]+$' -- \
+			"$B/vringh_test" $o --indirect --event-idx --parallel --xfers=100000
+	done
+	for o in "${SPLIT[@]}" "${PACKED[@]}"; do
+		expect "vringh_test --in-order${o:+ $o}" 0 -- "$B/vringh_test" --in-order $o
+		expect "vringh_test --in-order --parallel --xfers=$XFERS${o:+ $o}" 0 out-lines=3 -- \
+			"$B/vringh_test" --in-order --parallel --xfers="$XFERS" $o
+	done
+	for k in 1 7 64; do
+		for o in "--event-idx" "--packed --indirect --event-idx" "--packed --slow-range"; do
+			expect "vringh_test --in-order=$k --parallel --xfers=$XFERS $o" 0 out-lines=3 -- \
+				"$B/vringh_test" --in-order=$k --parallel --xfers="$XFERS" $o
+		done
 	done
 }
 
 # virtio_test: option combinations pass; a misbehaving device breaks the
-# queue with a message (not a crash or a hang); bad options print usage.
-virtio_test_matrix() {
-	local n=${VIRTIO_TEST_BUFS:-0x4000} o bug name
-	for o in "" "--no-event-idx" "--no-indirect" "--no-virtio-1" \
-		 "--delayed-interrupt" "--reset" "--reset=4" "--batch=random" \
-		 "--batch=random --reset" "--batch=random --delayed-interrupt" \
-		 "--batch=256 --no-event-idx --reset=4" \
-		 "--batch=random --reset --no-event-idx --no-indirect --no-virtio-1 --delayed-interrupt"; do
-		# shellcheck disable=SC2086
-		run "virtio_test --buf-num=$n${o:+ $o}" 0 "$B/virtio_test" --buf-num="$n" $o
+# queue with a message.
+virtio_test_checks() {
+	local o p bug
+	for o in "${VIRTIO_TEST[@]}"; do
+		expect "virtio_test --buf-num=$BUFS${o:+ $o}" 0 -- \
+			"$B/virtio_test" --buf-num="$BUFS" $o
 	done
-	for bug in wrong-id long-len; do
-		for o in "" "--batch=random --reset"; do
-			name="virtio_test --device-bug=$bug${o:+ $o}"
-			# shellcheck disable=SC2086
-			timeout "$TIMEOUT" "$B/virtio_test" --buf-num="$n" --device-bug=$bug $o \
-				>"$LOG/out" 2>"$LOG/err"
-			if [ $? -eq 3 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
-				pass "$name"
-			else
-				fail "$name"
-				tail -n 5 "$LOG/err" >&2
-			fi
+	for o in "${VIRTIO_TEST_PACKED[@]}"; do
+		expect "virtio_test --packed --buf-num=$BUFS${o:+ $o}" 0 -- \
+			"$B/virtio_test" --packed --buf-num="$BUFS" $o
+	done
+	for p in "" "--packed"; do
+		for o in "${VIRTIO_TEST_IN_ORDER[@]}"; do
+			expect "virtio_test --in-order${p:+ $p} --buf-num=$BUFS${o:+ $o}" 0 -- \
+				"$B/virtio_test" --in-order $p --buf-num="$BUFS" $o
 		done
 	done
-	for o in --bogus --batch=0 --batch=x --buf-num=-1 --buf-num=0 --reset=0 \
-		 --device-bug=x stray; do
-		usage_error virtio_test "$o"
+	for p in "" "--packed" "--in-order" "--in-order --packed"; do
+		for bug in "${DEVICE_BUGS[@]}"; do
+			for o in "${DEVICE_BUG_OPTS[@]}"; do
+				expect "virtio_test${p:+ $p} --device-bug=$bug${o:+ $o}" 3 \
+					err='^virtio_test: queue broken: ' -- \
+					"$B/virtio_test" $p --buf-num="$BUFS" --device-bug=$bug $o
+			done
+		done
 	done
-	help_ok virtio_test
 }
 
-# The parallel run prints exactly its three lines.
-vringh_test_output() {
-	local name="vringh_test --parallel output lines"
-	if "$B/vringh_test" --indirect --eventidx --parallel --xfers=100000 >"$LOG/out" 2>"$LOG/err" &&
-	   [ "$(wc -l <"$LOG/out")" -eq 3 ] &&
-	   grep -Eq '^Using CPUS [0-9]+ and [0-9]+$|^Using CPU [0-9]+ only' "$LOG/out" &&
-	   grep -Eq '^Guest: notified [0-9]+, pinged [0-9]+$' "$LOG/out" &&
-	   grep -Eq '^Host: notified [0-9]+, pinged [0-9]+$' "$LOG/out"; then
-		pass "$name"
-	else
-		fail "$name"
-		cat "$LOG/out" "$LOG/err" >&2
-	fi
+# vring_bench --packed and --in-order: every buffer comes back.
+vring_bench_checks() {
+	local o
+	for o in "${VRING_BENCH_PACKED[@]}"; do
+		expect "vring_bench --packed${o:+ $o} 70000" 0 out='^70000 returned$' err-empty -- \
+			"$B/vring_bench" --packed $o 70000
+	done
+	for o in "${VRING_BENCH_IN_ORDER[@]}"; do
+		expect "vring_bench --in-order${o:+ $o} 70000" 0 out='^70000 returned$' err-empty -- \
+			"$B/vring_bench" --in-order $o 70000
+	done
 }
 
-# A bad option prints usage on stderr and exits 1.
-usage_errors() {
-	local prog args
-	for args in "vringh_test --bogus" "vringh_test --fast-vringh" \
-		    "vringh_test --parallel --xfers=0" "vringh_test --parallel --xfers=12x" \
-		    "vringh_test stray"; do
-		# shellcheck disable=SC2086
-		usage_error $args
+# The programs' command lines.  A bad option: exit 2, nothing on stdout,
+# on stderr one line naming the problem and then "try 'PROG --help'"; -h and
+# --help: the usage on stdout.
+usage_checks() {
+	local args prog o
+	for args in "${USAGE_ERRORS[@]}"; do
+		prog=${args%% *}
+		expect "usage error: $args" 2 out-empty err-lines=2 err-last="try '$prog --help'" -- \
+			"$B/$prog" ${args#"$prog"}
 	done
-	help_ok vringh_test
-	for args in "vhost_dev --bogus" "vhost_dev --type=blk" "vhost_dev --type=disk --socket=s" \
-		    "vhost_dev --type=blk --socket=s" "vhost_dev --type=blk --socket=s --size=1000" \
-		    "vhost_dev --type=net --socket=s --frames=5" "vhost_dev --type=net --socket=s --net=x" \
-		    "vhost_dev --type=blk --socket=s --size=4096 --conns=0" "vhost_dev --socket"; do
-		# shellcheck disable=SC2086
-		usage_error $args
+	expect "vring_bench --packed --ring-size 32769 states the packed rule" 2 \
+		err='a packed ring has 1\.\.32768 entries' -- \
+		"$B/vring_bench" --packed --ring-size 32769
+	expect "vring_bench --cpu 1023 names the allowed CPUs" 2 \
+		err="may run on CPUs $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)\$" -- \
+		"$B/vring_bench" --cpu 1023
+	for prog in vringh_test virtio_test vring_bench vhost_dev; do
+		for o in -h --help; do
+			expect "$prog $o" 0 out="^Usage: $prog" err-empty -- "$B/$prog" $o
+		done
 	done
-	help_ok vhost_dev
-}
-
-# Every program's command line, as a new user meets it (issue 12's rows).
-cli_rows() {
-	local rc
-	help_ok vring_bench
-	usage_error vring_bench 0
-	usage_error vring_bench 18446744073709551615
-	usage_error vring_bench --ring-size 100
-	usage_error vring_bench --bogus
-	usage_error vring_bench 1000 stray
-	usage_error vring_bench --packed --ring-size 32769
-	if grep -q 'a packed ring has 1\.\.32768 entries' "$LOG/err"; then
-		pass "vring_bench --packed --ring-size 32769 states the packed rule"
-	else
-		fail "vring_bench --packed --ring-size 32769 states the packed rule"
-	fi
-	usage_error vring_bench --cpu 1023
-	if grep -q "may run on CPUs $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)\$" "$LOG/err"; then
-		pass "vring_bench --cpu 1023 names the allowed CPUs"
-	else
-		fail "vring_bench --cpu 1023 names the allowed CPUs"
-		cat "$LOG/err" >&2
-	fi
 	# Decimal, never octal: 010 is ten.
-	if timeout "$TIMEOUT" "$B/vring_bench" 010 >"$LOG/out" 2>"$LOG/err" &&
-	   [ "$(tail -n 1 "$LOG/out")" = "10 returned" ] && [ ! -s "$LOG/err" ]; then
-		pass "vring_bench 010 adds ten buffers, quietly when not on a terminal"
-	else
-		fail "vring_bench 010 adds ten buffers, quietly when not on a terminal"
-	fi
-	run "vring_bench --no-eventidx (old spelling of --no-event-idx) 1000" 0 \
+	expect "vring_bench 010 adds ten buffers, quietly when not on a terminal" 0 \
+		out-last='10 returned' err-empty -- "$B/vring_bench" 010
+	expect "vring_bench --no-eventidx (old spelling of --no-event-idx) 1000" 0 -- \
 		"$B/vring_bench" --no-eventidx 1000
-	run "vringh_test --eventidx (old spelling of --event-idx)" 0 \
+	expect "vringh_test --eventidx (old spelling of --event-idx)" 0 -- \
 		"$B/vringh_test" --eventidx
 	# Ctrl-C: the figures so far, exit 130.
-	"$B/vringh_test" --parallel --xfers=1000000000000 >"$LOG/out" 2>"$LOG/err" &
-	sleep 1; kill -INT $!; wait $!; rc=$?
-	if [ $rc -eq 130 ] && grep -q '^Interrupted after [0-9]* of 1000000000000 transfers$' "$LOG/out" &&
-	   grep -q '^Guest: notified' "$LOG/out" && grep -q '^Host: notified' "$LOG/out"; then
-		pass "vringh_test --parallel: Ctrl-C prints the figures so far, exit 130"
-	else
-		fail "vringh_test --parallel: Ctrl-C prints the figures so far, exit 130 (exit $rc)"
-	fi
-	"$B/virtio_test" --buf-num=0x10000000000 >"$LOG/out" 2>"$LOG/err" &
-	sleep 1; kill -INT $!; wait $!; rc=$?
-	if [ $rc -eq 130 ] && grep -q '^virtio_test: interrupted: spurious wakeups: 0x[0-9a-f]* started=0x[0-9a-f]* completed=0x[0-9a-f]* of 0x10000000000$' "$LOG/err"; then
-		pass "virtio_test: Ctrl-C prints the figures so far, exit 130"
-	else
-		fail "virtio_test: Ctrl-C prints the figures so far, exit 130 (exit $rc)"
-	fi
+	expect "vringh_test --parallel: Ctrl-C prints the figures so far, exit 130" 130 \
+		out='^Interrupted after [0-9]* of 1000000000000 transfers$' \
+		out='^Guest: notified' out='^Host: notified' -- \
+		timeout --preserve-status -s INT 1 "$B/vringh_test" --parallel --xfers=1000000000000
+	expect "virtio_test: Ctrl-C prints the figures so far, exit 130" 130 \
+		err='^virtio_test: interrupted: spurious wakeups: 0x[0-9a-f]* started=0x[0-9a-f]* completed=0x[0-9a-f]* of 0x10000000000$' -- \
+		timeout --preserve-status -s INT 1 "$B/virtio_test" --buf-num=0x10000000000
 	# Progress on stderr, only while it is a terminal (script(1) makes one).
-	if ! command -v script >/dev/null; then
-		skip "progress on a terminal" "no script(1) (util-linux)"
-	elif timeout "$TIMEOUT" script -qec "timeout -s INT 1.5 '$B/virtio_test' --buf-num=0x10000000000" \
-		/dev/null >"$LOG/out" 2>&1; grep -q 'virtio_test: 0x[0-9a-f]* of 0x10000000000 buffers' "$LOG/out"; then
-		pass "virtio_test: progress on a terminal"
+	if command -v script >/dev/null; then
+		expect "virtio_test: progress on a terminal" 130 \
+			out='virtio_test: 0x[0-9a-f]* of 0x10000000000 buffers' -- \
+			script -qec "timeout --preserve-status -s INT 1.5 '$B/virtio_test' --buf-num=0x10000000000" /dev/null
+		expect "vringh_test --parallel: progress on a terminal, then Ctrl-C" 130 \
+			out='vringh_test: [0-9]* of 1000000000000 transfers' \
+			out='Interrupted after [0-9]* of' -- \
+			script -qec "timeout --preserve-status -s INT 1.5 '$B/vringh_test' --parallel --xfers=1000000000000" /dev/null
 	else
-		fail "virtio_test: progress on a terminal"
-	fi
-	if command -v script >/dev/null &&
-	   timeout "$TIMEOUT" script -qec "timeout -s INT 1.5 '$B/vringh_test' --parallel --xfers=1000000000000" \
-		/dev/null >"$LOG/out" 2>&1; grep -q 'vringh_test: [0-9]* of 1000000000000 transfers' "$LOG/out" &&
-	   grep -q 'Interrupted after [0-9]* of' "$LOG/out"; then
-		pass "vringh_test --parallel: progress on a terminal, then Ctrl-C"
-	elif command -v script >/dev/null; then
-		fail "vringh_test --parallel: progress on a terminal, then Ctrl-C"
+		skip_check "progress on a terminal" "no script(1) (util-linux)"
 	fi
 }
 
 # Every "  $ ./PROG ARGS" example in the README, with the indented lines
-# after it, is what PROG prints (stdout and stderr): numbers may differ, and
-# a "..." line stands for any lines.
-readme_examples() {
-	local readme n=0 i cmd want got pre post
-	readme=$(dirname "$0")/../README
+# after it, is what PROG prints (stdout and stderr, whatever its exit
+# status): numbers may differ, and a "..." line stands for any lines.
+readme_checks() {
+	local i cmd
 	awk -v dir="$LOG" '
 		/^  \$ \.\// { n++; sub(/^  \$ /, ""); print > (dir "/ex" n ".cmd"); ex = 1; next }
 		ex && /^  / { sub(/^  /, ""); print > (dir "/ex" n ".want"); next }
-		{ ex = 0 }
-		END { print n > (dir "/ex.count") }' "$readme"
-	n=$(cat "$LOG/ex.count")
-	for ((i = 1; i <= n; i++)); do
+		{ ex = 0 }' README
+	for ((i = 1; ; i++)); do
+		[ -e "$LOG/ex$i.cmd" ] || break
 		cmd=$(cat "$LOG/ex$i.cmd")
-		(cd "$B" && timeout "$TIMEOUT" sh -c "$cmd" >"$LOG/ex.got" 2>&1)
-		sed -E 's/0x[0-9a-f]+/N/g; s/[0-9]+/N/g' "$LOG/ex$i.want" >"$LOG/ex.want"
-		sed -E 's/0x[0-9a-f]+/N/g; s/[0-9]+/N/g' "$LOG/ex.got" >"$LOG/ex.gotn"
-		if grep -qx '\.\.\.' "$LOG/ex.want"; then
-			pre=$(sed '/^\.\.\.$/,$d' "$LOG/ex.want")
-			post=$(sed '1,/^\.\.\.$/d' "$LOG/ex.want")
-			[ "$(head -n "$(printf '%s\n' "$pre" | grep -c .)" "$LOG/ex.gotn")" = "$pre" ] &&
-			[ "$(tail -n "$(printf '%s\n' "$post" | grep -c .)" "$LOG/ex.gotn")" = "$post" ]
-		else
-			cmp -s "$LOG/ex.want" "$LOG/ex.gotn"
-		fi
-		if [ $? -eq 0 ]; then
-			pass "README example: $cmd"
-		else
-			fail "README example: $cmd"
-			diff "$LOG/ex$i.want" "$LOG/ex.got" >&2
-		fi
+		touch "$LOG/ex$i.want"
+		# shellcheck disable=SC2016
+		expect "README example: $cmd" 0 out-like="$LOG/ex$i.want" -- \
+			sh -c 'cd "$1" && eval "$2" 2>&1; exit 0' sh "$B" "$cmd"
 	done
 }
 
-hostile() {
-	local c
-	if [ ! -x "$B/tests/hostile" ]; then
-		fail "hostile tests: $B/tests/hostile not built"
+# Test programs with cases of their own: every case listed by --list.
+# $1: the program, $2: the name its checks start with, $3...: a command
+# to run each case under (valgrind).
+case_checks() {
+	local prog=$1 name=$2 c
+	shift 2
+	if [ ! -x "$B/$prog" ]; then
+		fail_check "$name" "$B/$prog is not built"
 		return
 	fi
-	for c in $("$B/tests/hostile" --list); do
-		run "hostile $c" 0 "$B/tests/hostile" "$c"
+	for c in $("$B/$prog" --list); do
+		expect "$name $c" 0 -- "$@" "$B/$prog" "$c"
 	done
 }
 
-# The vhost-user wire layer (tests/vhost_user_wire.c).
-vhost_user_wire() {
-	local c
-	if [ ! -x "$B/tests/vhost_user_wire" ]; then
-		fail "vhost-user wire tests: $B/tests/vhost_user_wire not built"
-		return
-	fi
-	for c in $("$B/tests/vhost_user_wire" --list); do
-		run "vhost-user wire $c" 0 "$B/tests/vhost_user_wire" "$c"
-	done
-}
-
-# valgrind as every check runs it: any error or leak fails the run.
-VALGRIND=(valgrind -q --error-exitcode=99 --leak-check=full
-	  --errors-for-leak-kinds=definite,indirect,possible)
-
-valgrind_single() {
-	local o
+# valgrind on the single-threaded scenarios and cases: every combination
+# in a valgrind build (make check-valgrind), a few in a plain one.
+valgrind_checks() {
+	local o split=("${VALGRIND_PLAIN[@]}") in_order=("${VALGRIND_PLAIN_IN_ORDER[@]}")
 	if ! command -v valgrind >/dev/null; then
-		skip "valgrind single-threaded modes" "valgrind is not installed"
+		if [ "$MODE" = valgrind ]; then
+			fail_check "valgrind" "valgrind is not installed (apt-get install valgrind)"
+		else
+			skip_check "valgrind" "valgrind is not installed"
+		fi
 		return
 	fi
-	for o in "" "--indirect --eventidx --virtio-1" "--indirect --slow-range"; do
-		# shellcheck disable=SC2086
-		run "valgrind vringh_test $o" 0 "${VALGRIND[@]}" "$B/vringh_test" $o
+	if [ "$MODE" = valgrind ]; then
+		split=("${SPLIT[@]}" "${PACKED[@]}")
+		in_order=("${split[@]}")
+	fi
+	for o in "${split[@]}"; do
+		expect "valgrind vringh_test${o:+ $o}" 0 -- "${VALGRIND[@]}" "$B/vringh_test" $o
+	done
+	for o in "${in_order[@]}"; do
+		expect "valgrind vringh_test --in-order${o:+ $o}" 0 -- \
+			"${VALGRIND[@]}" "$B/vringh_test" --in-order $o
+	done
+	[ "$MODE" = valgrind ] || return 0
+	case_checks tests/hostile "valgrind hostile" "${VALGRIND[@]}"
+	case_checks tests/allocfail "valgrind allocfail" "${VALGRIND[@]}"
+}
+
+# Each fuzz target replays its corpus, then fuzzes a fixed number of runs
+# from a fixed seed (fuzz/run.sh --check); the top-level make check builds
+# them in $FUZZ_DIR.
+fuzz_checks() {
+	local t name
+	for t in $(fuzz/run.sh --list); do
+		name="fuzz $t: corpus + ${FUZZ_CHECK_RUNS:-200000} runs, seed 1"
+		if [ "$B" != . ]; then
+			skip_check "$name" "the top-level make check runs it"
+		elif [ "$MODE" != plain ]; then
+			skip_check "$name" "not in a $MODE build (make check)"
+		elif [ ! -x "$FUZZ_DIR/fuzz/$t" ]; then
+			fail_check "$name" "not built: needs clang with libFuzzer (apt-get install clang libclang-rt-14-dev)"
+		else
+			expect "$name" 0 -- fuzz/run.sh --check "$FUZZ_DIR" "$t"
+		fi
 	done
 }
 
-# ---- Hostile rings (issue 6): sanitizer and valgrind modes, allocation-
-# failure sweeps, short fuzz runs.  RIG_CHECK_MODE (make check-asan,
-# check-ubsan, check-tsan, check-valgrind set it) says how BUILD_DIR was
-# built; without it vringh_test --version tells.
+# How BUILD_DIR was built: plain, asan, ubsan, tsan or valgrind.
 check_mode() {
 	if [ -n "${RIG_CHECK_MODE:-}" ]; then
 		echo "$RIG_CHECK_MODE"
@@ -347,415 +570,135 @@ check_mode() {
 	esac
 }
 
-# Every allocation of each scenario fails in turn (tests/allocfail.c).
-allocfail() {
-	local s
-	if [ ! -x "$B/tests/allocfail" ]; then
-		fail "allocfail: $B/tests/allocfail not built"
-		return
-	fi
-	for s in $("$B/tests/allocfail" --list); do
-		run "${1:+$1 }allocfail $s" 0 ${1:+"${VALGRIND[@]}"} \
-			"$B/tests/allocfail" "$s"
-	done
+# The checks of the ring code, for every build (and every --ksrc pairing).
+ring_checks() {
+	vringh_test_checks
+	virtio_test_checks
+	vring_bench_checks
+	case_checks tests/hostile hostile
+	case_checks tests/vhost_user_wire "vhost-user wire"
+	case_checks tests/allocfail allocfail
 }
 
-# make check-valgrind: the single-threaded programs and cases, leak-checked.
-valgrind_matrix() {
-	local o c
-	if ! command -v valgrind >/dev/null; then
-		fail "valgrind: not installed (apt-get install valgrind)"
-		return
-	fi
-	while IFS= read -r o; do
-		# shellcheck disable=SC2086
-		run "valgrind vringh_test $o" 0 "${VALGRIND[@]}" "$B/vringh_test" $o
-	done < <(combos)
-	for c in $("$B/tests/hostile" --list); do
-		run "valgrind hostile $c" 0 "${VALGRIND[@]}" "$B/tests/hostile" "$c"
-	done
-	allocfail valgrind
+# Real drivers against vhost_dev (our vhost-user backend): a hostile
+# frontend, and QEMU guests and DPDK (tests/peers; a missing peer is a SKIP).
+peer_checks() {
+	suite "vhost-user hostile" "$B/tests/vhost_hostile" "$B/vhost_dev"
+	suite peers env PEER_PREFIX="$PREFIX" tests/peers/run.sh "$B"
 }
 
-# Each fuzz target replays its corpus, then fuzzes a fixed number of runs
-# from a fixed seed (fuzz/run.sh --check); built by the top-level make check.
-FUZZ_DIR=${FUZZ_DIR:-build-fuzz}
-fuzz_short() {
-	local t
-	if [ "$B" != . ]; then
-		skip "fuzz targets" "the top-level make check runs them"
-		return
-	fi
-	for t in $(fuzz/run.sh --list); do
-		if [ ! -x "$FUZZ_DIR/fuzz/$t" ]; then
-			fail "fuzz $t: not built: needs clang with libFuzzer (apt-get install clang libclang-rt-14-dev)"
-			continue
-		fi
-		run "fuzz $t: corpus + ${FUZZ_CHECK_RUNS:-200000} runs, seed 1" 0 \
-			fuzz/run.sh --check "$FUZZ_DIR" "$t"
-	done
+# Our driver ring code (vhost_test) against real vhost-user backends.
+frontend_checks() {
+	suite "vhost-user frontend" tests/peers/frontend.sh "$B" "$PREFIX"
 }
 
-# ---- Packed rings (issue 7) ----
-# A packed ring exists only in virtio 1.x: --packed implies --virtio-1, so
-# its matrix is the 8 combinations of the three other ring options.  With
-# the kernel's vringh (no packed ring) the programs exit 77: SKIPs.
-packed_combos() {
-	local i s
-	for ((i = 0; i < 8; i++)); do
-		s="--packed"
-		((i & 1)) && s+=" --indirect"
-		((i & 2)) && s+=" --eventidx"
-		((i & 4)) && s+=" --slow-range"
-		echo "$s"
-	done
-}
-
-packed_vringh_test_matrix() {
-	local o rc
-	while IFS= read -r o; do
-		# shellcheck disable=SC2086
-		run "vringh_test $o" 0 "$B/vringh_test" $o
-	done < <(packed_combos)
-	while IFS= read -r o; do
-		# shellcheck disable=SC2086
-		run "vringh_test --parallel --xfers=$PARALLEL_XFERS $o" 0 \
-			"$B/vringh_test" --parallel --xfers="$PARALLEL_XFERS" $o
-	done < <(packed_combos)
-	for o in "" "--indirect" "--eventidx" "--indirect --eventidx"; do
-		# shellcheck disable=SC2086
-		run "vringh_test --packed --parallel --fast-vringh --xfers=$PARALLEL_XFERS${o:+ $o}" 0 \
-			"$B/vringh_test" --packed --parallel --fast-vringh \
-			--xfers="$PARALLEL_XFERS" $o
-	done
-	"$B/vringh_test" --packed --indirect --eventidx --parallel --xfers=100000 \
-		>"$LOG/out" 2>"$LOG/err"
-	rc=$?
-	if [ $rc -eq 77 ]; then
-		skip "vringh_test --packed --parallel output lines" "$(head -n 1 "$LOG/out")"
-	elif [ $rc -eq 0 ] && [ "$(wc -l <"$LOG/out")" -eq 3 ] &&
-	     grep -Eq '^Guest: notified [0-9]+, pinged [0-9]+$' "$LOG/out" &&
-	     grep -Eq '^Host: notified [0-9]+, pinged [0-9]+$' "$LOG/out"; then
-		pass "vringh_test --packed --parallel output lines"
-	else
-		fail "vringh_test --packed --parallel output lines"
-		cat "$LOG/out" "$LOG/err" >&2
-	fi
-}
-
-# virtio_test --packed: the option combinations that make sense (virtio-1
-# is implied), the misbehaving devices, and the one option it refuses.
-packed_virtio_test_matrix() {
-	local n=${VIRTIO_TEST_BUFS:-0x4000} o bug name rc
-	for o in "" "--no-event-idx" "--no-indirect" "--delayed-interrupt" \
-		 "--reset" "--reset=4" "--batch=random" "--batch=random --reset" \
-		 "--batch=random --delayed-interrupt" \
-		 "--batch=256 --no-event-idx --reset=4" \
-		 "--batch=random --reset --no-event-idx --no-indirect --delayed-interrupt"; do
-		# shellcheck disable=SC2086
-		run "virtio_test --packed --buf-num=$n${o:+ $o}" 0 \
-			"$B/virtio_test" --packed --buf-num="$n" $o
-	done
-	for bug in wrong-id long-len; do
-		for o in "" "--batch=random --reset"; do
-			name="virtio_test --packed --device-bug=$bug${o:+ $o}"
-			# shellcheck disable=SC2086
-			timeout "$TIMEOUT" "$B/virtio_test" --packed --buf-num="$n" \
-				--device-bug=$bug $o >"$LOG/out" 2>"$LOG/err"
-			rc=$?
-			if [ $rc -eq 3 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
-				pass "$name"
-			elif [ $rc -eq 77 ]; then
-				skip "$name" "$(head -n 1 "$LOG/out")"
-			else
-				fail "$name"
-				tail -n 5 "$LOG/err" >&2
-			fi
-		done
-	done
-	usage_error virtio_test --packed --no-virtio-1
-}
-
-# vring_bench --packed plays a packed device itself: 70000 buffers (more
-# than two laps of every ring here), sizes that are no power of 2 too.
-packed_vring_bench() {
-	local o
-	for o in "" "--no-indirect" "--no-eventidx" "--no-indirect --no-eventidx" \
-		 "--in" "--in --no-indirect --no-eventidx" "--mixed --no-indirect" \
-		 "--ring-size 1 --sg 1" "--ring-size 3 --sg 2 --no-indirect" \
-		 "--ring-size 100 --sg 7 --no-indirect --mixed" \
-		 "--ring-size 256 --sg 256" "--ring-size 32768 --sg 1"; do
-		# shellcheck disable=SC2086
-		if "$B/vring_bench" --packed $o 70000 >"$LOG/out" 2>"$LOG/err" &&
-		   [ "$(sed -n 2p "$LOG/out")" = "70000 returned" ] && [ ! -s "$LOG/err" ]; then
-			pass "vring_bench --packed${o:+ $o} 70000"
-		else
-			fail "vring_bench --packed${o:+ $o} 70000"
-			cat "$LOG/out" "$LOG/err" >&2
-		fi
-	done
-}
-
-# valgrind on the single-threaded packed scenarios: every combination in a
-# valgrind build (make check-valgrind), two in a plain one.
-packed_valgrind() {
-	local o
-	if ! command -v valgrind >/dev/null; then
-		skip "valgrind vringh_test --packed" "valgrind is not installed"
-		return
-	fi
-	while IFS= read -r o; do
-		if [ "$(check_mode)" != valgrind ] &&
-		   [ "$o" != "--packed --indirect --eventidx" ] &&
-		   [ "$o" != "--packed --slow-range" ]; then
-			continue
-		fi
-		# shellcheck disable=SC2086
-		run "valgrind vringh_test $o" 0 "${VALGRIND[@]}" "$B/vringh_test" $o
-	done < <(packed_combos)
-}
-
-packed_matrix() {
-	packed_vringh_test_matrix
-	packed_virtio_test_matrix
-	packed_vring_bench
-}
-
-# ---- IN_ORDER (issue 8) ----
-# VIRTIO_F_IN_ORDER on both sides, split and packed: the host returns
-# buffers in batches with one used entry each (vringh_complete_batch_*()).
-# The hostile cases run in hostile().  A kernel tree's vringh has no
-# IN_ORDER and its virtio_ring drops the bit: the programs exit 77, SKIPs.
-
-# Run a check that must exit 0 and whose output must be $2 lines long
-# (0: any); 77 is a SKIP with the first line of output as the reason.
-in_order_run() {
-	local name=$1 lines=$2 rc
-	shift 2
-	timeout "$TIMEOUT" "$@" >"$LOG/out" 2>"$LOG/err"
-	rc=$?
-	if [ $rc -eq 77 ]; then
-		skip "$name" "$(head -n 1 "$LOG/out")"
-	elif [ $rc -eq 0 ] && { [ "$lines" -eq 0 ] ||
-				[ "$(wc -l <"$LOG/out")" -eq "$lines" ]; }; then
-		pass "$name"
-	else
-		fail "$name"
-		echo "  command: $* (exit $rc)" >&2
-		tail -n 20 "$LOG/out" "$LOG/err" >&2
-	fi
-}
-
-# vringh_test --in-order: every combination of the ring options, split
-# (16) and packed (8), single-threaded and --parallel; batches of at most
-# 1, 7 and 64 buffers too.
-in_order_vringh_test_matrix() {
-	local o n
-	while IFS= read -r o; do
-		# shellcheck disable=SC2086
-		in_order_run "vringh_test --in-order${o:+ $o}" 0 \
-			"$B/vringh_test" --in-order $o
-		# shellcheck disable=SC2086
-		in_order_run "vringh_test --in-order --parallel --xfers=$PARALLEL_XFERS${o:+ $o}" 3 \
-			"$B/vringh_test" --in-order --parallel --xfers="$PARALLEL_XFERS" $o
-	done < <(combos; packed_combos)
-	for n in 1 7 64; do
-		for o in "--eventidx" "--packed --indirect --eventidx" "--packed --slow-range"; do
-			# shellcheck disable=SC2086
-			in_order_run "vringh_test --in-order=$n --parallel --xfers=$PARALLEL_XFERS $o" 3 \
-				"$B/vringh_test" --in-order=$n --parallel \
-				--xfers="$PARALLEL_XFERS" $o
-		done
-	done
-}
-
-# virtio_test --in-order: the device returns batches when the ring is
-# empty or it holds N; the driver's rounds are 1, random or 256 buffers.
-in_order_virtio_test_matrix() {
-	local n=${VIRTIO_TEST_BUFS:-0x4000} p o bug name rc
-	for p in "" "--packed"; do
-		for o in "" "--batch=random" "--batch=random --reset" \
-			 "--batch=random --delayed-interrupt" "--no-event-idx" \
-			 "--no-indirect --batch=256 --reset=4" "--in-order=1 --batch=random" \
-			 "--in-order=5 --batch=random --reset" \
-			 "--batch=random --reset --no-event-idx --no-indirect --delayed-interrupt"; do
-			# shellcheck disable=SC2086
-			in_order_run "virtio_test --in-order${p:+ $p} --buf-num=$n${o:+ $o}" 0 \
-				"$B/virtio_test" --in-order $p --buf-num="$n" $o
-		done
-		for bug in wrong-id long-len; do
-			for o in "" "--batch=random --reset"; do
-				name="virtio_test --in-order${p:+ $p} --device-bug=$bug${o:+ $o}"
-				# shellcheck disable=SC2086
-				timeout "$TIMEOUT" "$B/virtio_test" --in-order $p --buf-num="$n" \
-					--device-bug=$bug $o >"$LOG/out" 2>"$LOG/err"
-				rc=$?
-				if [ $rc -eq 3 ] && grep -q '^virtio_test: queue broken: ' "$LOG/err"; then
-					pass "$name"
-				elif [ $rc -eq 77 ]; then
-					skip "$name" "$(head -n 1 "$LOG/out")"
-				else
-					fail "$name"
-					tail -n 5 "$LOG/err" >&2
-				fi
-			done
-		done
-	done
-}
-
-# vring_bench --in-order: its device returns every ring-full with one used
-# entry; 70000 buffers, split and packed, out, in and mixed buffers.
-in_order_vring_bench() {
-	local p o rc
-	for p in "" "--packed"; do
-		for o in "" "--no-indirect" "--no-eventidx" "--in" "--in --no-indirect" \
-			 "--mixed --no-eventidx" "--ring-size 1 --sg 1" \
-			 "--ring-size 256 --sg 3 --mixed --no-indirect"; do
-			name="vring_bench --in-order${p:+ $p}${o:+ $o} 70000"
-			# shellcheck disable=SC2086
-			"$B/vring_bench" --in-order $p $o 70000 >"$LOG/out" 2>"$LOG/err"
-			rc=$?
-			if [ $rc -eq 77 ]; then
-				skip "$name" "$(head -n 1 "$LOG/out")"
-			elif [ $rc -eq 0 ] && [ "$(sed -n 2p "$LOG/out")" = "70000 returned" ] &&
-			     [ ! -s "$LOG/err" ]; then
-				pass "$name"
-			else
-				fail "$name"
-				cat "$LOG/out" "$LOG/err" >&2
-			fi
-		done
-	done
-	# A packed ring of a size that is no power of 2.
-	name="vring_bench --in-order --packed --ring-size 100 --sg 7 --no-indirect --mixed 70000"
-	"$B/vring_bench" --in-order --packed --ring-size 100 --sg 7 --no-indirect --mixed 70000 \
-		>"$LOG/out" 2>"$LOG/err"
-	rc=$?
-	if [ $rc -eq 77 ]; then
-		skip "$name" "$(head -n 1 "$LOG/out")"
-	elif [ $rc -eq 0 ] && [ "$(sed -n 2p "$LOG/out")" = "70000 returned" ]; then
-		pass "$name"
-	else
-		fail "$name"
-	fi
-}
-
-# Options that make no sense print usage on stderr and exit 1.
-in_order_usage_errors() {
-	local args
-	for args in "vringh_test --in-order=0 --parallel" "vringh_test --in-order=x --parallel" \
-		    "vringh_test --in-order=257 --parallel" "vringh_test --in-order=4" \
-		    "vringh_test --in-order --parallel --fast-vringh" \
-		    "virtio_test --in-order=0" "virtio_test --in-order=257"; do
-		# shellcheck disable=SC2086
-		usage_error $args
-	done
-}
-
-# valgrind on the single-threaded in-order scenarios: every combination in
-# a valgrind build, two in a plain one.
-in_order_valgrind() {
-	local o
-	if ! command -v valgrind >/dev/null; then
-		skip "valgrind vringh_test --in-order" "valgrind is not installed"
-		return
-	fi
-	while IFS= read -r o; do
-		if [ "$(check_mode)" != valgrind ] &&
-		   [ "$o" != "--indirect --eventidx --virtio-1" ] &&
-		   [ "$o" != "--packed --slow-range" ]; then
-			continue
-		fi
-		# shellcheck disable=SC2086
-		in_order_run "valgrind vringh_test --in-order${o:+ $o}" 0 "${VALGRIND[@]}" \
-			"$B/vringh_test" --in-order $o
-	done < <(combos; packed_combos)
-}
-
-in_order_matrix() {
-	in_order_vringh_test_matrix
-	in_order_virtio_test_matrix
-	in_order_vring_bench
-}
-
-# ---- Kernel-tree mode (issue 5): make check KSRC=... ----
-# Each BUILD_DIR holds one pairing of ring code (its --version says which:
-# guest/host, "kernel" or "rig").  Every pairing gets the vringh_test
-# matrix, the virtio_test matrix and the hostile cases; the checks that
-# exercise the programs rather than the ring code run once, by default.
-ksrc_matrix() {
-	local dir v guest host
-	for dir; do
-		B=$dir
-		PREFIX=
+if [ -n "$KSRC" ]; then
+	# Each BUILD_DIR holds one pairing of ring code; its --version says
+	# which (guest/host, "kernel" or "rig").  The checks of the programs
+	# themselves run in the top-level make check; the peers run once, in
+	# the first pairing with the kernel's vringh, and the frontend's peers
+	# in the first with the kernel's virtio_ring.
+	MODE=plain peers='' frontend=''
+	for B; do
 		if ! v=$("$B/vringh_test" --version 2>&1); then
-			fail "$dir: vringh_test --version"
+			fail_check "$B: vringh_test --version" "$v"
 			continue
 		fi
 		guest=$(sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p' <<<"$v")
 		host=$(sed -n 's/.*host ring code: \([^,]*\)$/\1/p' <<<"$v")
 		PREFIX="[$guest/$host] "
-		vringh_test_matrix
-		vringh_test_output
-		virtio_test_matrix
-		hostile
-		packed_matrix
-		in_order_matrix
-		allocfail
-		# Real drivers on the kernel's vringh: once, in the first
-		# pairing whose host side is the kernel's.
-		if [ "$host" = kernel ] && [ -z "${peers_done:-}" ]; then
-			peers_done=1
-			suite "$B/tests/vhost_hostile" "$B/vhost_dev"
-			PEER_PREFIX="$PREFIX" suite tests/peers/run.sh "$B"
+		ring_checks
+		if [ "$host" = kernel ] && [ -z "$peers" ]; then
+			peers=1
+			peer_checks
 		fi
-		# Our frontend with the kernel's virtio_ring.c against real
-		# backends: once, in the first pairing whose guest is the kernel's.
-		if [ "$guest" = kernel ] && [ -z "${frontend_done:-}" ]; then
-			frontend_done=1
-			suite tests/peers/frontend.sh "$B" "$PREFIX"
+		if [ "$guest" = kernel ] && [ -z "$frontend" ]; then
+			frontend=1
+			frontend_checks
 		fi
 	done
 	PREFIX=
-}
-
-if [ "${1:-}" = --ksrc ]; then
-	shift
-	ksrc_matrix "$@"
-elif [ "$(check_mode)" = valgrind ]; then
-	valgrind_matrix
-	packed_valgrind
-	in_order_valgrind
 else
-	vringh_test_matrix
-	virtio_test_matrix
-	vringh_test_output
-	usage_errors
-	cli_rows
-	readme_examples
-	hostile
-	vhost_user_wire
-	suite "$B/tests/vhost_hostile" "$B/vhost_dev"
-	suite tests/peers/frontend.sh "$B"
-	packed_matrix
-	in_order_matrix
-	in_order_usage_errors
-	suite tests/stats/run.sh "$B/stats"
-	suite tests/bench/run.sh "$B"
-	if [ "$(check_mode)" = plain ]; then
-		valgrind_single
-		packed_valgrind
-		in_order_valgrind
-		allocfail
-		fuzz_short
-		suite tests/peers/run.sh "$B"
+	MODE=$(check_mode)
+	if [ "$MODE" = valgrind ]; then
+		valgrind_checks
 	else
-		skip "valgrind single-threaded modes" "not in a $(check_mode) build (make check-valgrind)"
-		allocfail
-		skip "fuzz targets" "not in a $(check_mode) build (make check)"
-		skip "peers (QEMU guest, DPDK)" "not in a $(check_mode) build (make check)"
+		ring_checks
+		usage_checks
+		readme_checks
+		suite stats tests/stats/run.sh "$B/stats"
+		suite bench tests/bench/run.sh "$B"
+		frontend_checks
+		if [ "$MODE" = plain ]; then
+			valgrind_checks
+			fuzz_checks
+			peer_checks
+		else
+			skip_check "valgrind" "not in a $MODE build (make check-valgrind)"
+			fuzz_checks
+			suite "vhost-user hostile" "$B/tests/vhost_hostile" "$B/vhost_dev"
+			skip_check "peers (QEMU guest, DPDK)" "not in a $MODE build (make check)"
+		fi
 	fi
 fi
 
+if [ -n "$LIST" ]; then
+	for c in "${CHECKS[@]}"; do
+		eval "set -- $c"
+		echo "$2"
+	done
+	exit 0
+fi
+if [ ${#CHECKS[@]} -eq 0 ]; then
+	echo "run-check.sh: no check's name matches '$FILTER'" >&2
+	exit 1
+fi
+
+# Each check runs in a background job with its own folder $W, writing its
+# KTAP lines to $W/tap and then its counts to $W/counts; the results are
+# printed in order as soon as every check before them is done.  A sub-suite
+# takes every job slot: it runs alone.
+run_one() {
+	W=$LOG/$1
+	mkdir "$W"
+	n=$1 passed=0 failed=0 skipped=0
+	eval "${CHECKS[$1]}" >"$W/tap"
+	echo "$passed $failed $skipped" >"$W/n"
+	mv "$W/n" "$W/counts"
+}
+
+shown=0 passed=0 failed=0 skipped=0
+show_done() {
+	local p f s
+	while [ -e "$LOG/$shown/counts" ]; do
+		cat "$LOG/$shown/tap"
+		read -r p f s <"$LOG/$shown/counts"
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		rm -rf "${LOG:?}/$shown"
+		shown=$((shown + 1))
+	done
+}
+
+begin=$EPOCHREALTIME
+echo "KTAP version 1"
+echo "1..${#CHECKS[@]}"
+declare -A slots_of
+free=$JOBS
+for ((i = 0; i < ${#CHECKS[@]}; i++)); do
+	need=1
+	[[ ${CHECKS[$i]} == run_suite\ * ]] && need=$JOBS
+	while [ "$free" -lt "$need" ]; do
+		wait -n -p pid
+		free=$((free + slots_of[$pid]))
+		unset "slots_of[$pid]"
+		show_done
+	done
+	run_one "$i" &
+	slots_of[$!]=$need
+	free=$((free - need))
+done
+wait
+show_done
+echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
