@@ -234,6 +234,7 @@ run_suite() {
 		case $line in
 		PASS:* | FAIL:*) leaf=${line#*: } ;;
 		SKIP:*) leaf=${line#*: } leaf=${leaf%%: *} ;;
+		\#*) echo "$line"; continue ;;
 		*) [ -n "$line" ] && echo "# $line"; continue ;;
 		esac
 		[ -z "$FILTER" ] || [[ $leaf =~ $FILTER || $name =~ $FILTER ]] || continue
