@@ -39,16 +39,21 @@ start_dev() {
 	return 1
 }
 
-# stop_dev PID: it exits by itself once its one frontend is gone.
+# stop_dev PID: it exits by itself once its frontends are gone (else it is
+# told to).  Adds to DEV_FAILS when it did not exit 0 (a crash, a
+# sanitizer's report).
+DEV_FAILS=""
 stop_dev() {
-	local i
+	local i rc
 	for ((i = 0; i < 40; i++)); do
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.05
 	done
 	kill "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
+	rc=$?
 	forget_pid "$1"
+	[ $rc = 0 ] || DEV_FAILS="$DEV_FAILS vhost_dev exit status $rc;"
 }
 
 # A process waited for is no longer ours to stop: its PID may be reused.

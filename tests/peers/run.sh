@@ -43,6 +43,7 @@ HOST_IMPL=$(host_impl "$VHOST_DEV")
 # device (and with "net", a vhost-user virtio-net device too).
 guest_blk() {
 	local name=$1 opts=$2 net=${3:-} want_packed=0 want_ind=1 want_evt=1 a why=()
+	DEV_FAILS=""
 	local blk_pid net_pid k cmd="rigblk=1 rigwrite=$WRITE_OFF,$WRITE_LEN,$WSEED" args=()
 
 	[[ $opts == *packed=on* ]] && want_packed=1
@@ -121,6 +122,7 @@ guest_blk() {
 		[ -n "$a" ] && { has_bit "$a" 34; [ $? = $((1 - want_packed)) ]; } ||
 			why+=("net: packed acked: $a")
 	fi
+	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS $(tail -n 3 "$T/blk.err" "$T/net.err" 2>/dev/null)")
 	if [ ${#why[@]} -eq 0 ]; then
 		pass "$name"
 		echo "# $name: boot to result ${BOOT_S} s, guest read $(field blk_mbps) MB/s (host ring code: $HOST_IMPL)"
@@ -141,6 +143,7 @@ bit_name() {
 
 dpdk_run() {
 	local name=$1 devargs=$2 want_bits=$3 pmd_pid dev_pid i a why=()
+	DEV_FAILS=""
 	if ! command -v dpdk-testpmd >/dev/null; then
 		skip "$name" "no dpdk-testpmd (apt-get install dpdk-dev)"
 		return
@@ -176,6 +179,7 @@ dpdk_run() {
 	grep -q "^net: mode=source rx=$FRAMES tx=$FRAMES returned=$FRAMES dropped=0 bad=0 " "$T/dpdk.out" ||
 		why+=("backend: $(grep '^net:' "$T/dpdk.out" | tail -n 1)"
 		      "$(head -n 3 "$T/dpdk.err")" "testpmd: $(grep -iE 'error|fail' "$T/pmd.out" | head -n 2)")
+	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS $(tail -n 3 "$T/dpdk.err")")
 	a=$(acked "$T/dpdk.out")
 	for i in $want_bits; do
 		[ -n "$a" ] && has_bit "$a" "$i" || why+=("feature bit $i not acked ($a)")
