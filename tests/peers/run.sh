@@ -204,8 +204,52 @@ if [ $FULL = 1 ]; then
 	guest_blk "guest virtio-blk packed event_idx=off" ",packed=on,event_idx=off"
 	guest_blk "guest virtio-net packed" ",packed=on" net
 fi
+# DPDK as the server (server=1), vhost_dev --connect: 100000 frames.
+dpdk_server_run() {
+	local name="DPDK virtio-user as the server, vhost_dev --connect" n=100000 i pmd_pid dev_pid why=()
+	if ! command -v dpdk-testpmd >/dev/null; then
+		skip "$name" "no dpdk-testpmd (apt-get install dpdk-dev)"
+		return
+	fi
+	DEV_FAILS=""
+	timeout 120 dpdk-testpmd --lcores '0@0,1@0' --no-pci --no-huge -m 512 \
+		--file-prefix "rig-peers-$$" \
+		--vdev "net_virtio_user0,path=$T/srv.sock,queues=1,server=1" -- \
+		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 --txd=256 --rxd=256 \
+		--stats-period 1 </dev/null >"$T/pmd.out" 2>&1 &
+	pmd_pid=$!
+	PIDS="$PIDS $pmd_pid"
+	for ((i = 0; i < 200; i++)); do
+		[ -S "$T/srv.sock" ] && break
+		sleep 0.05
+	done
+	"$VHOST_DEV" --socket="$T/srv.sock" --connect --type=net --net=source --frames=$n \
+		>"$T/srv.out" 2>"$T/srv.err" &
+	dev_pid=$!
+	PIDS="$PIDS $dev_pid"
+	for ((i = 0; i < 1200; i++)); do
+		grep -q '^net: mode=source' "$T/srv.out" && break
+		kill -0 "$dev_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -INT "$pmd_pid" 2>/dev/null
+	wait "$pmd_pid" 2>/dev/null
+	forget_pid "$pmd_pid"
+	stop_dev "$dev_pid"
+	rm -rf "/var/run/dpdk/rig-peers-$$"
+	grep -q "^net: mode=source rx=$n tx=$n returned=$n dropped=0 bad=0 " "$T/srv.out" ||
+		why+=("backend: $(grep '^net:' "$T/srv.out" | tail -n 1)" "$(head -n 3 "$T/srv.err")")
+	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS")
+	if [ ${#why[@]} -eq 0 ]; then
+		pass "$name"
+	else
+		fail "$name" "${why[@]}"
+	fi
+}
+
 dpdk_run "DPDK virtio-user split, $FRAMES frames" "packed_vq=0,in_order=0" ""
 dpdk_run "DPDK virtio-user packed, $FRAMES frames" "packed_vq=1,in_order=0" "34"
 dpdk_run "DPDK virtio-user split in-order, $FRAMES frames" "packed_vq=0,in_order=1" "35"
 dpdk_run "DPDK virtio-user packed in-order, $FRAMES frames" "packed_vq=1,in_order=1" "34 35"
+dpdk_server_run
 exit 0
