@@ -87,15 +87,14 @@ static bool time_up(void)
 
 static void print_rate(const char *what, unsigned long n, unsigned long long ns)
 {
+	unsigned long kicks = 0;
+	unsigned int i;
+
+	for (i = 0; i < vt.nq; i++)
+		kicks += vt.q[i].kicks;
 	printf("%lluns\n", ns);
 	printf("%s/s: %.0f\n", what, ns ? n * 1e9 / ns : 0.0);
-	printf("Kicks: %lu\n", ({
-		unsigned long k = 0;
-		unsigned int i;
-
-		for (i = 0; i < vt.nq; i++)
-			k += vt.q[i].kicks;
-		k; }));
+	printf("Kicks: %lu\n", kicks);
 	printf("Calls: %lu\n", vt.calls);
 }
 

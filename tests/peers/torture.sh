@@ -20,13 +20,14 @@ cases=("$@")
 [ ${#cases[@]} -eq 0 ] && mapfile -t cases < <("$VT" --torture=list | awk '{ print $1 }')
 rc=0
 
-# one PEER DEVICE CASE: the outcome cell.
+# one PEER DEVICE CASE: the outcome cell, in $cell.  (Not run in a
+# subshell: the peer must be one the exit trap knows about.)
 one() {
 	local peer=$1 dev=$2 c=$3 line st
 	if [ "$peer" = testpmd ]; then
-		testpmd_start t 1 >/dev/null 2>&1 || { echo "(testpmd did not start)"; return; }
+		testpmd_start t 1 >/dev/null 2>&1 || { cell="(testpmd did not start)"; return; }
 	else
-		qsd_start t 16 1 >/dev/null 2>&1 || { echo "(qsd did not start)"; return; }
+		qsd_start t 16 1 >/dev/null 2>&1 || { cell="(qsd did not start)"; return; }
 	fi
 	line=$(timeout 60 "$VT" --socket="$(peer_sock t)" --device="$dev" \
 		--peer-pid="$(peer_pid t)" --torture="$c" 2>&1 | tail -n 1)
@@ -40,7 +41,7 @@ one() {
 		line="$line (peer exit status $st)"
 	fi
 	peer_stop t
-	echo "$line"
+	cell=$line
 }
 
 tp=$(peer_missing testpmd)
@@ -48,8 +49,9 @@ qsd=$(peer_missing qsd)
 echo "| case | DPDK 22.11 vhost (testpmd, net) | qemu-storage-daemon 7.2 (vhost-user-blk) |"
 echo "|---|---|---|"
 for c in "${cases[@]}"; do
-	a=${tp:-$(one testpmd net "$c")}
-	b=${qsd:-$(one qsd blk "$c")}
+	a=$tp b=$qsd
+	[ -z "$tp" ] && one testpmd net "$c" && a=$cell
+	[ -z "$qsd" ] && one qsd blk "$c" && b=$cell
 	echo "| $c | $a | $b |"
 done
 exit $rc
