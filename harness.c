@@ -106,6 +106,63 @@ void rig_print_version(const char *prog)
 	       RIG_HOST_IMPL);
 }
 
+static void json_quoted(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+void rig_json_begin(const char *prog)
+{
+	printf("{\"program\": ");
+	json_quoted(prog);
+	printf(", \"build\": {\"cc\": ");
+	json_quoted(RIG_BUILD_CC);
+	printf(", \"cflags\": ");
+	json_quoted(RIG_BUILD_CFLAGS);
+	printf(", \"guest\": ");
+	json_quoted(RIG_GUEST_IMPL);
+	printf(", \"host\": ");
+	json_quoted(RIG_HOST_IMPL);
+	putchar('}');
+}
+
+void rig_json_num(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf(", ");
+	json_quoted(key);
+	printf(": ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+void rig_json_str(const char *key, const char *value)
+{
+	printf(", ");
+	json_quoted(key);
+	printf(": ");
+	json_quoted(value);
+}
+
+void rig_json_end(void)
+{
+	printf("}\n");
+	fflush(stdout);
+}
+
 int rig_cpus_allowed(void)
 {
 	cpu_set_t set;

@@ -66,6 +66,19 @@ bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
 /* "PROG: built by CC with CFLAGS=..., ring code: ...": for --version. */
 void rig_print_version(const char *prog);
 
+/*
+ * --json: a run's results as one JSON object, on one line of stdout, in
+ * place of the text lines.  rig_json_begin() opens it with "program" and
+ * "build": {"cc", "cflags", "guest", "host"} (what --version says);
+ * rig_json_num() adds "KEY": VALUE, VALUE printed by the format (a number,
+ * true or false); rig_json_str() adds a string; rig_json_end() closes it.
+ */
+void rig_json_begin(const char *prog);
+void rig_json_num(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rig_json_str(const char *key, const char *value);
+void rig_json_end(void);
+
 /* Which ring implementations this binary was linked with. */
 const char *rig_guest_impl(void);
 const char *rig_host_impl(void);

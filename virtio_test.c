@@ -94,6 +94,7 @@ static struct {
 	unsigned long reset;	/* 0: never */
 	unsigned long bufs;
 	enum device_bug bug;
+	bool json;
 } opt = {
 	.features = 1ULL << VIRTIO_RING_F_INDIRECT_DESC |
 		    1ULL << VIRTIO_RING_F_EVENT_IDX |
@@ -599,7 +600,7 @@ static void usage(void)
 "Usage: virtio_test [-h|--help] [--version] [--[no-]indirect] [--[no-]event-idx]\n"
 "                   [--[no-]virtio-1] [--[no-]delayed-interrupt] [--batch=random/N]\n"
 "                   [--reset[=N]] [--buf-num=N] [--device-bug=wrong-id/long-len]\n"
-"                   [--packed] [--in-order[=N]]\n"
+"                   [--packed] [--in-order[=N]] [--json]\n"
 "\n"
 "Pass N buffers (default 0x%lx) of one %d-byte out sg each from the driver\n"
 "(virtio_ring) to a device thread (vringh) through one %d-entry queue, and\n"
@@ -622,6 +623,8 @@ static void usage(void)
 "  --buf-num=N               buffers to pass\n"
 "  --device-bug=BUG          the device spoils one buffer midway: wrong-id (used id\n"
 "                            out of range) or long-len (used length past the buffer)\n"
+"  --json                    also print the result as one JSON object on\n"
+"                            stdout (README: its fields)\n"
 "  --version                 print how this binary was built\n"
 "\n"
 "Exit status: 0 every buffer passed and checked; 1 a check failed; 2 usage\n"
@@ -634,7 +637,7 @@ static void parse_options(int argc, char *argv[])
 {
 	enum {
 		OPT_BATCH = 256, OPT_RESET, OPT_BUF_NUM, OPT_DEVICE_BUG,
-		OPT_VERSION, OPT_IN_ORDER,
+		OPT_VERSION, OPT_IN_ORDER, OPT_JSON,
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -653,6 +656,7 @@ static void parse_options(int argc, char *argv[])
 		{ "buf-num", required_argument, NULL, OPT_BUF_NUM },
 		{ "device-bug", required_argument, NULL, OPT_DEVICE_BUG },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ }
 	};
 	int c;
@@ -722,6 +726,9 @@ static void parse_options(int argc, char *argv[])
 		case OPT_VERSION:
 			rig_print_version("virtio_test");
 			exit(0);
+		case OPT_JSON:
+			opt.json = true;
+			break;
 		case 'h':
 			usage();
 			exit(RIG_EXIT_OK);
@@ -744,8 +751,37 @@ static void parse_options(int argc, char *argv[])
 	}
 }
 
+/* --json: the counts of the stderr line, the options, the elapsed time. */
+static void print_json(int cpu_driver, unsigned long long ns)
+{
+	u64 f = opt.features;
+
+	rig_json_begin("virtio_test");
+	rig_json_str("ring", opt.packed ? "packed" : "split");
+	rig_json_num("indirect", "%s",
+		     f & (1ULL << VIRTIO_RING_F_INDIRECT_DESC) ? "true" : "false");
+	rig_json_num("event_idx", "%s",
+		     f & (1ULL << VIRTIO_RING_F_EVENT_IDX) ? "true" : "false");
+	rig_json_num("virtio_1", "%s",
+		     f & (1ULL << VIRTIO_F_VERSION_1) ? "true" : "false");
+	rig_json_num("in_order", "%s", opt.in_order ? "true" : "false");
+	rig_json_num("in_order_batch", "%lu", opt.in_order ? opt.used_batch : 0);
+	rig_json_num("delayed_interrupt", "%s", opt.delayed ? "true" : "false");
+	rig_json_num("batch", "%lu", opt.batch);	/* 0: random */
+	rig_json_num("reset", "%lu", opt.reset);	/* 0: never */
+	rig_json_num("cpu_driver", "%d", cpu_driver);
+	rig_json_num("cpu_device", "%d", dev.cpu);
+	rig_json_num("buffers", "%lu", opt.bufs);
+	rig_json_num("started", "%lu", drv.started);
+	rig_json_num("completed", "%lu", drv.completed);
+	rig_json_num("spurious_wakeups", "%llu", drv.spurious);
+	rig_json_num("ns", "%llu", ns);
+	rig_json_end();
+}
+
 int main(int argc, char *argv[])
 {
+	struct timespec t0, t1;
 	int cpu_driver;
 
 	parse_options(argc, argv);
@@ -764,9 +800,11 @@ int main(int argc, char *argv[])
 
 	rig_catch_interrupt();
 	queue_create();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	device_start();
 	run();
 	device_stop();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 
 	if (rig_interrupted) {
 		fprintf(stderr, "virtio_test: interrupted: spurious wakeups: 0x%llx started=0x%lx completed=0x%lx of 0x%lx\n",
@@ -780,6 +818,9 @@ int main(int argc, char *argv[])
 	       drv.started, drv.completed, dev.done, opt.bufs);
 	fprintf(stderr, "spurious wakeups: 0x%llx started=0x%lx completed=0x%lx\n",
 		drv.spurious, drv.started, drv.completed);
+	if (opt.json)
+		print_json(cpu_driver, (t1.tv_sec - t0.tv_sec) * 1000000000ULL +
+			   t1.tv_nsec - t0.tv_nsec);
 
 	rig_queue_destroy(&drv.q);
 	rig_chan_destroy(&kick);

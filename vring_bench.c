@@ -160,6 +160,7 @@ static void usage(void)
 "  --in-order      offer VIRTIO_F_IN_ORDER: the device returns each ring-full\n"
 "                  with one used entry\n"
 "  --cpu N         pin to CPU N (one this process may run on)\n"
+"  --json          print the result as one JSON object (README: fields)\n"
 "  --version       how this binary was built\n"
 "  -h, --help      this text\n"
 "Exit status: 0 done, 1 a check failed, 2 usage error, 77 SKIP (the linked\n"
@@ -180,18 +181,20 @@ int main(int argc, char *argv[])
 		{ "mixed",	 no_argument,	    NULL, 'm' },
 		{ "in-order",	 no_argument,	    NULL, 'o' },
 		{ "cpu",	 required_argument, NULL, 'c' },
+		{ "json",	 no_argument,	    NULL, 'J' },
 		{ "version",	 no_argument,	    NULL, 'V' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long buffers = 10000000, num = 128, nsg = 16, cpu = 0;
 	bool indirect = true, event_idx = true, version_1 = false, pin = false;
-	bool packed = false;
+	bool packed = false, json = false;
 	const char *ring_arg = NULL;
 	enum mode mode = MODE_OUT;
 	unsigned int out_sg, in_sg, i;
 	struct scatterlist *sg, *sgs[2];
 	struct timespec t0, t1;
+	unsigned long long ns;
 	struct rig_progress progress;
 	struct virtqueue *vq;
 	unsigned long added;
@@ -217,6 +220,7 @@ int main(int argc, char *argv[])
 		case '1': version_1 = true; break;
 		case 'P': packed = true; break;
 		case 'o': in_order = true; break;
+		case 'J': json = true; break;
 		case 'i':
 		case 'm':
 			if (mode != MODE_OUT)
@@ -333,8 +337,25 @@ int main(int argc, char *argv[])
 	free(data);
 	free(sg);
 
-	printf("%lluns\n%lu returned\n",
-	       (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec,
-	       returned);
+	ns = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;
+	if (!json) {
+		printf("%lluns\n%lu returned\n", ns, returned);
+		return 0;
+	}
+	rig_json_begin("vring_bench");
+	rig_json_str("ring", packed ? "packed" : "split");
+	rig_json_num("ring_size", "%lu", num);
+	rig_json_num("sg", "%lu", nsg);
+	rig_json_str("buffer", mode == MODE_OUT ? "out" :
+		     mode == MODE_IN ? "in" : "mixed");
+	rig_json_num("indirect", "%s", indirect ? "true" : "false");
+	rig_json_num("event_idx", "%s", event_idx ? "true" : "false");
+	rig_json_num("virtio_1", "%s", version_1 || packed ? "true" : "false");
+	rig_json_num("in_order", "%s", in_order ? "true" : "false");
+	rig_json_num("buffers", "%lu", buffers);
+	rig_json_num("returned", "%lu", returned);
+	rig_json_num("ns", "%llu", ns);
+	rig_json_num("ns_per_buffer", "%.3f", (double)ns / buffers);
+	rig_json_end();
 	return 0;
 }

@@ -315,14 +315,47 @@ static bool wait_guest(void)
 	return interrupted;
 }
 
+/* --json: the figures of the text lines, the options, the elapsed time. */
+static void print_json(bool interrupted, unsigned long long ns)
+{
+	u64 f = opt.features;
+
+	rig_json_begin("vringh_test");
+	rig_json_str("ring", opt.packed ? "packed" : "split");
+	rig_json_num("indirect", "%s",
+		     f & (1ULL << VIRTIO_RING_F_INDIRECT_DESC) ? "true" : "false");
+	rig_json_num("event_idx", "%s",
+		     f & (1ULL << VIRTIO_RING_F_EVENT_IDX) ? "true" : "false");
+	rig_json_num("virtio_1", "%s",
+		     f & (1ULL << VIRTIO_F_VERSION_1) ? "true" : "false");
+	rig_json_num("in_order", "%s", opt.in_order ? "true" : "false");
+	rig_json_num("in_order_batch", "%lu", opt.in_order ? opt.batch : 0);
+	rig_json_num("slow_range", "%s", opt.slow_range ? "true" : "false");
+	rig_json_num("fast_vringh", "%s", opt.fast_vringh ? "true" : "false");
+	rig_json_num("cpu_guest", "%d", par.cpu_guest);
+	rig_json_num("cpu_host", "%d", par.cpu_host);
+	rig_json_num("xfers", "%lu", opt.xfers);
+	rig_json_num("completed", "%lu", par.finished);
+	rig_json_num("interrupted", "%s", interrupted ? "true" : "false");
+	rig_json_num("guest_notified", "%lu", par.to_host.signalled);
+	rig_json_num("guest_pinged", "%lu", par.to_guest.woken);
+	rig_json_num("host_notified", "%lu", par.to_guest.signalled);
+	rig_json_num("host_pinged", "%lu", par.to_host.woken);
+	rig_json_num("ns", "%llu", ns);
+	rig_json_end();
+}
+
 void run_parallel(void)
 {
+	struct timespec t0, t1;
 	pthread_t guest, host;
 	bool interrupted;
 	int ncpus;
 
 	ncpus = rig_pick_two_cpus(&par.cpu_guest, &par.cpu_host);
-	if (ncpus < 2)
+	if (opt.json)
+		;	/* the CPUs are in the JSON object */
+	else if (ncpus < 2)
 		printf("Using CPU %d only (guest and host share it)\n", par.cpu_guest);
 	else
 		printf("Using CPUS %d and %d\n", par.cpu_guest, par.cpu_host);
@@ -337,21 +370,28 @@ void run_parallel(void)
 	par.vq = par.q.vq;
 
 	rig_catch_interrupt();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rig_thread_create(&host, opt.fast_vringh ? fast_host_thread : host_thread,
 			  NULL);
 	rig_thread_create(&guest, guest_thread, NULL);
 	interrupted = wait_guest();
 	pthread_join(guest, NULL);
 	pthread_join(host, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	rig_queue_destroy(&par.q);
 
-	if (interrupted)
+	if (opt.json)
+		print_json(interrupted, (t1.tv_sec - t0.tv_sec) * 1000000000ULL +
+			   t1.tv_nsec - t0.tv_nsec);
+	else if (interrupted)
 		printf("Interrupted after %lu of %lu transfers\n",
 		       par.finished, opt.xfers);
-	printf("Guest: notified %lu, pinged %lu\n",
-	       par.to_host.signalled, par.to_guest.woken);
-	printf("Host: notified %lu, pinged %lu\n",
-	       par.to_guest.signalled, par.to_host.woken);
+	if (!opt.json) {
+		printf("Guest: notified %lu, pinged %lu\n",
+		       par.to_host.signalled, par.to_guest.woken);
+		printf("Host: notified %lu, pinged %lu\n",
+		       par.to_guest.signalled, par.to_host.woken);
+	}
 
 	rig_chan_destroy(&par.to_host);
 	rig_chan_destroy(&par.to_guest);

@@ -68,7 +68,8 @@ static void usage(void)
 	printf(
 "Usage: vringh_test [--indirect] [--event-idx] [--virtio-1] [--slow-range]\n"
 "                   [--packed] [--in-order] [--parallel [--fast-vringh]\n"
-"                   [--xfers=N] [--in-order=N]] [--version] [-h|--help]\n"
+"                   [--xfers=N] [--in-order=N] [--json]] [--version]\n"
+"                   [-h|--help]\n"
 "\n"
 "Without --parallel, run single-threaded guest/host scenarios (silent on\n"
 "success).  With --parallel, a guest and a host thread on two CPUs exchange\n"
@@ -91,6 +92,8 @@ static void usage(void)
 "                 without reading their descriptors (packed: reading only\n"
 "                 their flags and ids)\n"
 "  --xfers=N      (--parallel) number of buffers to transfer\n"
+"  --json         (--parallel) print the result as one JSON object\n"
+"                 (README: its fields)\n"
 "  --version      print how this binary was built\n"
 "\n"
 "Exit status: 0 every check held, 1 a check failed, 2 usage error, 77 SKIP\n"
@@ -100,7 +103,7 @@ static void usage(void)
 
 int main(int argc, char *argv[])
 {
-	enum { OPT_XFERS = 256, OPT_VERSION, OPT_IN_ORDER };
+	enum { OPT_XFERS = 256, OPT_VERSION, OPT_IN_ORDER, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "indirect", no_argument, NULL, 'i' },
 		{ "event-idx", no_argument, NULL, 'e' },
@@ -112,6 +115,7 @@ int main(int argc, char *argv[])
 		{ "fast-vringh", no_argument, NULL, 'f' },
 		{ "parallel", no_argument, NULL, 'p' },
 		{ "xfers", required_argument, NULL, OPT_XFERS },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
@@ -157,6 +161,9 @@ int main(int argc, char *argv[])
 						optarg);
 			xfers_given = true;
 			break;
+		case OPT_JSON:
+			opt.json = true;
+			break;
 		case OPT_VERSION:
 			rig_print_version("vringh_test");
 			return RIG_EXIT_OK;
@@ -169,8 +176,9 @@ int main(int argc, char *argv[])
 	}
 	if (optind < argc)
 		rig_usage_error("unexpected argument '%s'", argv[optind]);
-	if (!opt.parallel && (opt.fast_vringh || xfers_given || batch_given))
-		rig_usage_error("--fast-vringh, --xfers and --in-order=N need --parallel");
+	if (!opt.parallel && (opt.fast_vringh || xfers_given || batch_given ||
+			      opt.json))
+		rig_usage_error("--fast-vringh, --xfers, --in-order=N and --json need --parallel");
 	if (opt.in_order && opt.fast_vringh)
 		/* Its host is the mock device, which returns buffers one by one. */
 		rig_usage_error("--fast-vringh and --in-order exclude each other");

@@ -40,6 +40,7 @@ struct vringh_test_options {
 	bool in_order;
 	unsigned long batch;		/* --in-order=N: most per used entry */
 	unsigned long xfers;
+	bool json;			/* --json (--parallel) */
 };
 
 extern struct vringh_test_options opt;

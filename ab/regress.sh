@@ -177,7 +177,7 @@ if [ -n "$json" ]; then
 	BEGIN { printf "{\"base\": %s, \"head\": %s, \"rows\": [", q(base), q(head) }
 	{
 		printf "%s\n  {\"metric\": %s, \"a\": %s, \"b\": %s, \"ratio\": %s, \"verdict\": %s}",
-			NR > 1 ? "," : "", q($1), num($2), num($3), num($4), q($5)
+			(NR > 1 ? "," : ""), q($1), num($2), num($3), num($4), q($5)
 	}
 	END { print "\n]}" }' "$tmp/rows" >"$json" || die "cannot write $json"
 fi

@@ -100,6 +100,51 @@ else
 	done
 fi
 
+# --- --json of vring_bench, vringh_test --parallel and virtio_test -------------
+
+# json_has FIELD...: the one line of out is a JSON object with these fields.
+json_has() {
+	[ "$(wc -l <"$tmp/out")" -eq 1 ] && [ "$(head -c 12 "$tmp/out")" = '{"program": ' ] || return 1
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ["program", "build"] + sys.argv[2:]:
+	assert k in d, k
+for k in ("cc", "cflags", "guest", "host"):
+	assert k in d["build"], k' "$tmp/out" "$@" 2>>"$tmp/err"
+	else
+		for f in "$@"; do grep -q "\"$f\": " "$tmp/out" || return 1; done
+	fi
+}
+if [ -x "$bench" ]; then
+	"$bench" --json --packed 1000 >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && json_has ring ring_size sg buffer indirect event_idx \
+		virtio_1 in_order buffers returned ns ns_per_buffer &&
+		grep -q '"ring": "packed", ' "$tmp/out" &&
+		grep -q '"buffers": 1000, "returned": 1000, ' "$tmp/out"
+	result "vring_bench --json"
+fi
+if [ -x "$B/vringh_test" ]; then
+	"$B/vringh_test" --parallel --xfers=20000 --json >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && json_has ring indirect event_idx virtio_1 in_order \
+		in_order_batch slow_range fast_vringh cpu_guest cpu_host xfers \
+		completed interrupted guest_notified guest_pinged host_notified \
+		host_pinged ns && grep -q '"completed": 20000, ' "$tmp/out"
+	result "vringh_test --parallel --json"
+	"$B/vringh_test" --json >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ]
+	result "vringh_test --json without --parallel: usage error"
+fi
+if [ -x "$B/virtio_test" ]; then
+	"$B/virtio_test" --json --buf-num=0x800 >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && json_has ring indirect event_idx virtio_1 in_order \
+		in_order_batch delayed_interrupt batch reset cpu_driver \
+		cpu_device buffers started completed spurious_wakeups ns &&
+		grep -q '"started": 2048, "completed": 2048, ' "$tmp/out" &&
+		grep -q "^spurious wakeups: " "$tmp/err"
+	result "virtio_test --json"
+fi
+
 # --- stats --version (its text depends on the compiler: not a stats case) ----
 
 if [ -x "$B/stats" ]; then
@@ -361,6 +406,21 @@ else
 		[ "$(grep -c '^vring_bench \(split\|packed\) instructions/add: [0-9]*\.[0-9][0-9]$' "$tmp/count1")" -eq 2 ] &&
 		[ "$(grep -c '^vringh_test \(split\|packed\) \(instructions\|D1 misses\|LL misses\)/run: ' "$tmp/count1")" -eq 6 ]
 	result "count.sh: identical counts twice"
+fi
+# The whole of make regress, A/A on the work tree, counts only (-n 0).
+if command -v valgrind >/dev/null 2>&1 &&
+   git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	AB_DIR=$tmp/regress "$top/ab/regress.sh" -n 0 -j "$tmp/regress.json" \
+		worktree worktree >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q "^0 regression(s)" "$tmp/out" &&
+		[ "$(grep -c ' 1\.0000  ok$' "$tmp/out")" -eq 4 ] &&
+		grep -q '"verdict": "ok"' "$tmp/regress.json" &&
+		{ ! command -v python3 >/dev/null 2>&1 ||
+		  python3 -m json.tool "$tmp/regress.json" >/dev/null; }
+	result "regress.sh worktree A/A: no regression, its JSON parses"
+else
+	echo "SKIP: bench/regress.sh worktree A/A: valgrind or git missing"
 fi
 for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD" "-m ns HEAD" \
 	 "-x 0 HEAD"; do
