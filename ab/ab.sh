@@ -42,6 +42,7 @@ die() {
 }
 
 compare=
+metric=auto
 plot=
 build_only=
 # The comparer's options, quoted for eval; it checks them before any build.
@@ -53,7 +54,7 @@ while getopts :n:m:g:jp:c:Bh opt; do
 	case $opt in
 	h) sed -n '5,31s/^# \{0,1\}//p' "$here/ab.sh"; exit 0 ;;
 	n) add_carg "--pairs=$OPTARG" ;;
-	m) add_carg "--metric=$OPTARG" ;;
+	m) add_carg "--metric=$OPTARG"; metric=$OPTARG ;;
 	g) if [ "$OPTARG" = default ]; then add_carg --max-slowdown
 	   else add_carg "--max-slowdown=$OPTARG"; fi ;;
 	j) add_carg --json ;;
@@ -143,8 +144,14 @@ if [ -n "$plot" ]; then
 	"$compare" "$@" --save "$dir/figures" "$(in_build A)" "$(in_build B)"
 	rc=$?
 	if [ -s "$dir/figures" ]; then
+		case $metric in
+		cpu) ylabel="CPU time of each run (ns)" ;;
+		wall) ylabel="wall time of each run (ns)" ;;
+		instructions) ylabel="instructions of each run" ;;
+		*) ylabel="figure of each run (its ns or Wall time line)" ;;
+		esac
 		"$here/plot.sh" ab "$dir/figures" "$plot" \
-			"A = $base, B = $head: $cmd" || rc=3
+			"A = $base, B = $head: $cmd ($metric)" "$ylabel" || rc=3
 	fi
 	exit $rc
 fi

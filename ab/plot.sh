@@ -2,7 +2,7 @@
 # Plots for make ab PLOT=FILE and make bench PLOT=FILE, drawn by gnuplot
 # (an optional dependency; Debian: apt-get install gnuplot-nox).
 #
-# Usage: ab/plot.sh ab FIGURES OUT [TITLE]
+# Usage: ab/plot.sh ab FIGURES OUT [TITLE [YLABEL]]
 #          FIGURES: "A B" per line (ab/compare --save): A's and B's
 #          figures side by side, a box (quartiles, median) over the points
 #        ab/plot.sh bench FIGURES OUT [TITLE]
@@ -15,9 +15,9 @@ die() {
 	echo "plot: $*" >&2
 	exit 2
 }
-[ $# -ge 3 ] && [ $# -le 4 ] ||
-	die "usage: ab/plot.sh ab|bench FIGURES OUT [TITLE]"
-kind=$1 data=$2 out=$3 title=${4:-}
+[ $# -ge 3 ] && [ $# -le 5 ] ||
+	die "usage: ab/plot.sh ab|bench FIGURES OUT [TITLE [YLABEL]]"
+kind=$1 data=$2 out=$3 title=${4:-} ylabel=${5:-figure of each run}
 command -v gnuplot >/dev/null 2>&1 ||
 	die "gnuplot is not installed (Debian: apt-get install gnuplot-nox)"
 [ -s "$data" ] || die "$data: no figures"
@@ -38,7 +38,7 @@ ab)
 set terminal $term
 set output $(q "$out")
 set title $(q "$title") noenhanced
-set ylabel 'figure of each run'
+set ylabel $(q "$ylabel")
 set xtics ('A' 1, 'B' 2)
 set xrange [0.4:2.6]
 set grid ytics
