@@ -10,7 +10,7 @@
 # its own (tests/stats, tests/bench) is one check with its lines as nested
 # KTAP.  The last line counts every check and sub-suite line:
 # "N passed, N failed, N skipped".  Exit status is non-zero if anything
-# failed.  prove reads the output: tests/run-check.sh | prove -v -e cat -
+# failed.  prove reads the output: tests/run-check.sh | prove -e cat /dev/stdin
 #
 # Usage: tests/run-check.sh [--filter ERE] [--list] [--jobs N] [BUILD_DIR]
 #        tests/run-check.sh [--filter ERE] [--list] [--jobs N] --ksrc BUILD_DIR...
@@ -180,6 +180,14 @@ holds() {
 	esac
 }
 
+# run_cmd CMD...: CMD under timeout, its output in $W/out and $W/err; sets
+# the caller's start and rc.
+run_cmd() {
+	start=$EPOCHREALTIME
+	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err"
+	rc=$?
+}
+
 run_expect() {
 	local name=$1 want=$2 tests=() t start rc why=
 	shift 2
@@ -188,9 +196,7 @@ run_expect() {
 		shift
 	done
 	shift
-	start=$EPOCHREALTIME
-	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err"
-	rc=$?
+	run_cmd "$@"
 	if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then
 		result skip "$name" "$(first_line) ($(elapsed "$start"))"
 		return
@@ -227,9 +233,7 @@ run_fail() { echo "$2" | diag; result fail "$1" 0.000s; }
 run_suite() {
 	local name=$1 start rc line k=0 bad=0 leaf
 	shift
-	start=$EPOCHREALTIME
-	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err"
-	rc=$?
+	run_cmd "$@"
 	while IFS= read -r line; do
 		case $line in
 		PASS:* | FAIL:*) leaf=${line#*: } ;;
