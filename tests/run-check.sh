@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The `make check` matrix.  The checks are declared first, then run one by
-# one, and the results are printed as KTAP, the kernel's TAP dialect
+# The `make check` matrix.  The checks are declared first, then run (two
+# at a time, --jobs), and the results are printed in order as KTAP, the
+# kernel's TAP dialect
 # (Documentation/dev-tools/ktap.rst, as kselftest prints it): a version
 # line, the plan, then per check "ok N - NAME # time 0.12s",
 # "not ok N - NAME # time 0.12s" after "# ..." lines saying why, or
 # "ok N - NAME # SKIP reason".  A sub-suite with PASS:/FAIL:/SKIP: lines of
-# its own (tests/stats, tests/bench) is one check with its lines as nested
-# KTAP.  The last line counts every check and sub-suite line:
+# its own (stats, bench, the vhost-user peers) is one check with its lines
+# as nested KTAP.  The last line counts every check and sub-suite line:
 # "N passed, N failed, N skipped".  Exit status is non-zero if anything
 # failed.  prove reads the output: tests/run-check.sh | prove -e cat /dev/stdin
 #
@@ -27,6 +28,7 @@
 # PARALLEL_XFERS, VIRTIO_TEST_BUFS, FUZZ_DIR, FUZZ_CHECK_RUNS, and
 # RIG_CHECK_MODE (asan, ubsan, tsan or valgrind: how BUILD_DIR was built;
 # make check-asan ... sets it, else vringh_test --version tells).
+
 # The option strings of the matrices below are split into words on purpose.
 # shellcheck disable=SC2086
 set -u
