@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +180,55 @@ static int vub_map_table(struct vub *vub, const struct vhost_user_mem_table *t,
 	return 0;
 }
 
+/*
+ * ---- The SIGBUS guard ----
+ *
+ * A frontend may shrink a memory file after we mapped it: touching the
+ * pages it cut off raises SIGBUS.  Ring work (the device's kick and tick)
+ * runs under this guard, which turns the fault into a protocol error: the
+ * connection drops, and the process goes on serving.  One thread serves,
+ * so one jump buffer does.
+ */
+static sigjmp_buf vub_guard_env;
+static volatile sig_atomic_t vub_guarded;
+
+static void vub_sigbus(int sig)
+{
+	if (vub_guarded)
+		siglongjmp(vub_guard_env, 1);
+	signal(sig, SIG_DFL);	/* not ours: die as usual */
+	raise(sig);
+}
+
+static void vub_catch_sigbus(void)
+{
+	static bool done;
+	struct sigaction sa = { .sa_handler = vub_sigbus, .sa_flags = SA_NODEFER };
+
+	if (!done && sigaction(SIGBUS, &sa, NULL) == 0)
+		done = true;
+}
+
+/* dev->kick(@q), or dev->tick() if @q is NULL; -EPROTO if it faulted. */
+static int vub_guarded_run(struct vub *vub, struct vub_queue *q)
+{
+	vub_catch_sigbus();
+	if (sigsetjmp(vub_guard_env, 1)) {
+		vub_guarded = 0;
+		fprintf(stderr, "vhost-user: the frontend's memory is gone (SIGBUS): a memory file shrank under its mapping\n");
+		vub->errors++;
+		vub->error = "memory gone";
+		return -EPROTO;
+	}
+	vub_guarded = 1;
+	if (q)
+		vub->dev->kick(vub, q);
+	else
+		vub->dev->tick(vub);
+	vub_guarded = 0;
+	return 0;
+}
+
 /* ---- Queues ---- */
 
 static void vub_call(struct vringh *vrh)
@@ -311,8 +362,7 @@ static int vub_queue_try_start(struct vub *vub, struct vub_queue *q, uint32_t re
 	q->started = true;
 	q->broken = false;
 	/* The driver may have made buffers available before the kick fd came. */
-	vub->dev->kick(vub, q);
-	return 0;
+	return vub_guarded_run(vub, q);
 }
 
 static void vub_queue_reset(struct vub *vub, struct vub_queue *q)
@@ -677,13 +727,16 @@ int vub_connect(struct vub *vub, const struct vub_device *dev, const char *path)
 	return 0;
 }
 
-void vub_kick_all(struct vub *vub)
+int vub_kick_all(struct vub *vub)
 {
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < vub->dev->num_queues; i++)
-		if (vub->q[i].started && !vub->q[i].broken)
-			vub->dev->kick(vub, &vub->q[i]);
+		if (vub->q[i].started && !vub->q[i].broken &&
+		    (err = vub_guarded_run(vub, &vub->q[i])))
+			return err;
+	return 0;
 }
 
 void vub_disconnect(struct vub *vub)
@@ -694,15 +747,16 @@ void vub_disconnect(struct vub *vub)
 	vub->conn_fd = -1;
 }
 
-static void vub_kicked(struct vub *vub, struct vub_queue *q)
+static int vub_kicked(struct vub *vub, struct vub_queue *q)
 {
 	uint64_t v;
 
 	if (read(q->kick_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-		return;
+		return 0;
 	q->kicks++;
 	if (q->started && !q->broken)
-		vub->dev->kick(vub, q);
+		return vub_guarded_run(vub, q);
+	return 0;
 }
 
 int vub_serve(struct vub *vub)
@@ -739,12 +793,14 @@ int vub_serve(struct vub *vub)
 			break;
 		}
 		if (r == 0) {
-			vub->dev->tick(vub);
+			err = vub_guarded_run(vub, NULL);
 			continue;
 		}
-		for (i = 1; i < n; i++)
+		for (i = 1; i < n && !err; i++)
 			if (pfd[i].revents & POLLIN)
-				vub_kicked(vub, pq[i]);
+				err = vub_kicked(vub, pq[i]);
+		if (err)
+			break;
 		if (!pfd[0].revents)
 			continue;
 		err = vhost_user_recv(vub->conn_fd, &m, &fds, VUB_MSG_TIMEOUT_MS);

@@ -14,8 +14,9 @@
  * size, wrong order, a memory table that wraps or lacks its fds, a ring
  * outside every region, an index or ring size out of range) prints one
  * line "vhost-user: REQUEST: what was wrong" on stderr and drops the
- * connection; vub_serve() then returns and the caller may accept the next
- * frontend.
+ * connection (so does memory that faults: a memory file the frontend
+ * shrank after we mapped it); vub_serve() then returns and the caller may
+ * accept the next frontend.
  */
 #ifndef RIG_VHOST_USER_BACK_H
 #define RIG_VHOST_USER_BACK_H
@@ -112,13 +113,14 @@ void vub_close(struct vub *vub);
  * conn_fd (replies go there), then vub_handle_msg() each received message
  * (0, or -EPROTO after a protocol error: drop the connection; an fd it
  * keeps is taken out of @fds, the caller closes the rest), vub_kick_all() to
- * serve every running queue as if kicked, vub_disconnect() to release
+ * serve every running queue as if kicked (-EPROTO if the frontend's memory
+ * faulted: drop the connection), vub_disconnect() to release
  * everything the frontend set up and close conn_fd.
  */
 void vub_init(struct vub *vub, const struct vub_device *dev);
 int vub_handle_msg(struct vub *vub, struct vhost_user_msg *m,
 		   struct vhost_user_fds *fds);
-void vub_kick_all(struct vub *vub);
+int vub_kick_all(struct vub *vub);
 void vub_disconnect(struct vub *vub);
 
 /* Feature @bit negotiated? */

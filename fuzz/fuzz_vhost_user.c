@@ -130,8 +130,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		drain(sv[1]);
 		if (err)
 			break;
-		vub_kick_all(&vub);
+		err = vub_kick_all(&vub);
 		drain(sv[1]);
+		if (err)
+			break;
 	}
 	if (fuzz_verbose) {
 		if (is_net)

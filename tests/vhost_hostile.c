@@ -47,7 +47,8 @@ static int connect_dev(void)
 			return s;
 		usleep(10000);
 	}
-	perror("vhost_hostile: connect");
+	printf("FAIL: vhost-user hostile frontend: vhost_dev no longer serves (connect: %s)\n",
+	       strerror(errno));
 	exit(1);
 }
 
@@ -415,6 +416,37 @@ int main(int argc, char **argv)
 	hello(s);
 	send_state(s, VHOST_USER_SET_VRING_BASE, 0, 0x10000);
 	verdict("split ring base 0x10000", s, "base 0x10000 out of range");
+
+	/*
+	 * Memory that vanishes: the frontend shrinks its memory file after
+	 * the table was mapped; serving the ring would fault (SIGBUS).
+	 */
+	s = connect_dev();
+	hello(s);
+	fd = memfd(MEM_SIZE);
+	send_table(s, 1, &fd, 1, MEM_GPA, MEM_SIZE, (uintptr_t)mem, 0);
+	send_state(s, VHOST_USER_SET_VRING_NUM, 0, 8);
+	vhost_user_msg_init(&m, VHOST_USER_SET_VRING_ADDR);
+	m.hdr.size = sizeof(m.payload.addr);
+	m.payload.addr.desc = (uintptr_t)mem;
+	m.payload.addr.avail = (uintptr_t)mem + 4096;
+	m.payload.addr.used = (uintptr_t)mem + 8192;
+	send_msg(s, &m, NULL, 0);
+	{
+		int kick = eventfd(0, 0);
+
+		vhost_user_msg_u64(&m, VHOST_USER_SET_VRING_KICK, 0);
+		send_msg(s, &m, &kick, 1);
+		close(kick);
+	}
+	send_plain(s, VHOST_USER_GET_FEATURES);	/* a reply: the table is mapped */
+	(void)vhost_user_recv(s, &m, (struct vhost_user_fds[1]){}, 5000);
+	if (ftruncate(fd, 0))
+		perror("ftruncate");
+	send_state(s, VHOST_USER_SET_VRING_ENABLE, 0, 1);
+	close(fd);
+	verdict("memory file shrunk after the table was mapped (SIGBUS)", s,
+		"the frontend's memory is gone (SIGBUS)");
 
 	/*
 	 * A ring whose descriptor points outside every region: vringh's
