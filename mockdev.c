@@ -100,6 +100,38 @@ bool mockdev_take(struct mockdev *d, u16 *id, unsigned int *ndesc)
 	return true;
 }
 
+unsigned int mockdev_take_all(struct mockdev *d, u16 *last_id,
+			      unsigned int *ndesc)
+{
+	struct vring *vr = &d->ring.vring;
+	unsigned int count = 0, n;
+	u16 avail, id;
+
+	*ndesc = 0;
+	if (d->ring.packed) {
+		while (take_packed(d, &id, &n)) {
+			*last_id = id;
+			*ndesc += n;
+			count++;
+		}
+		return count;
+	}
+	avail = virtio16_to_cpu(d->vdev, __atomic_load_n(&vr->avail->idx,
+							 __ATOMIC_ACQUIRE));
+	count = (u16)(avail - d->last_avail);
+	if (!count)
+		return 0;
+	CHECKF(count <= vr->num,
+	       "avail idx %u is more than %u entries past the device's %u",
+	       avail, vr->num, d->last_avail);
+	id = virtio16_to_cpu(d->vdev, vr->avail->ring[(u16)(avail - 1) % vr->num]);
+	CHECKF(id < vr->num, "avail entry %u holds head %u", (u16)(avail - 1), id);
+	d->last_avail = avail;
+	*last_id = id;
+	*ndesc = count;
+	return count;
+}
+
 u16 mockdev_used_flags(bool wrap, u32 len)
 {
 	return (wrap ? AVAIL_BIT | USED_BIT : 0) | (len ? VRING_DESC_F_WRITE : 0);

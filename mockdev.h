@@ -9,6 +9,7 @@
  *
  * Well-behaved steps:
  *   mockdev_take()     the next buffer the driver made available
+ *   mockdev_take_all() all of them (an in-order device's batch)
  *   mockdev_use()      one used entry for the oldest buffers taken and not
  *                      yet used (one, or an in-order batch)
  *   mockdev_publish()  make the uses visible (split: the used index), ask
@@ -66,6 +67,15 @@ void mockdev_want_kicks(struct mockdev *d);
  * spans (split: 1, its chain is not followed).  False if there is none.
  */
 bool mockdev_take(struct mockdev *d, u16 *id, unsigned int *ndesc);
+
+/*
+ * Take every buffer available: how many (0 if none), the last one's id and
+ * the descriptors they span.  A split ring's entries before the last are
+ * not read: what an in-order device needs to return them all with one
+ * used entry.
+ */
+unsigned int mockdev_take_all(struct mockdev *d, u16 *last_id,
+			      unsigned int *ndesc);
 
 /*
  * One used entry {@id, @len} for the @count oldest buffers taken and not

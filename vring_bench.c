@@ -91,21 +91,18 @@ static void *token_for(unsigned long k)
  */
 static bool device_notify(struct virtqueue *vq __attribute__((unused)))
 {
-	unsigned int ndesc, count = 0, span = 0;
-	u16 id, last = 0;
+	unsigned int ndesc, count;
+	u16 id;
 
-	while (mockdev_take(&dev, &id, &ndesc)) {
-		if (!in_order) {
-			mockdev_use(&dev, id, 0, 1, ndesc);
-			continue;
+	if (in_order) {
+		count = mockdev_take_all(&dev, &id, &ndesc);
+		if (count) {
+			memset(in_data, ++in_fill, in_bytes);
+			mockdev_use(&dev, id, in_bytes, count, ndesc);
 		}
-		last = id;
-		count++;
-		span += ndesc;
-	}
-	if (count) {
-		memset(in_data, ++in_fill, in_bytes);
-		mockdev_use(&dev, last, in_bytes, count, span);
+	} else {
+		while (mockdev_take(&dev, &id, &ndesc))
+			mockdev_use(&dev, id, 0, 1, ndesc);
 	}
 	irq |= mockdev_publish(&dev);
 	return true;
