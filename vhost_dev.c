@@ -39,9 +39,10 @@ static const char usage_text[] =
 "     1000000) sent on the receive queue with --window=N in flight (default\n"
 "     128), each checked when the driver sends it back\n"
 "Prints \"listening on PATH\" once ready; per frontend one line \"frontend: N\n"
-"messages, N errors, features 0x..., N SET_STATUS\"; at exit the device's counters and\n"
-"\"cpu: user S s, system S s\".  A protocol error\n"
-"prints one line \"vhost-user: REQUEST: why\" and drops the frontend.\n"
+"messages, N errors, features 0x..., N SET_STATUS, N regions\" (the bits it\n"
+"acked, the most memory regions a table had); at exit the device's counters\n"
+"and \"cpu: user S s, system S s\".  A protocol error prints one line\n"
+"\"vhost-user: REQUEST: why\" and drops the frontend.\n"
 "Exit status: 0; 1 on a socket error; 2 on a usage error.\n";
 
 static volatile sig_atomic_t stopping;
@@ -212,13 +213,14 @@ int main(int argc, char **argv)
 	while (!stopping) {
 		err = vub_serve(&vub);
 		served++;
-		printf("frontend: %lu messages, %lu errors, features 0x%llx, %u SET_STATUS\n",
+		printf("frontend: %lu messages, %lu errors, features 0x%llx, %u SET_STATUS, %u regions\n",
 		       vub.messages, vub.errors, (unsigned long long)vub.last_features,
-		       vub.status_msgs);
+		       vub.status_msgs, vub.max_regions);
 		fflush(stdout);
 		vub.messages = vub.errors = 0;
 		vub.last_features = 0;
 		vub.status_msgs = 0;
+		vub.max_regions = 0;
 		if (err == -EINTR)
 			break;
 		if (err && err != -EPROTO) {

@@ -173,6 +173,8 @@ static int vub_map_table(struct vub *vub, const struct vhost_user_mem_table *t,
 	vub_unmap(vub);
 	memcpy(vub->region, reg, sizeof(reg[0]) * n);
 	vub->nregions = n;
+	if (n > vub->max_regions)
+		vub->max_regions = n;
 	vub->window = win;
 	vub->window_len = total;
 	__user_addr_min = win;

@@ -85,6 +85,7 @@ struct vub {
 	bool protocol_set;		/* SET_PROTOCOL_FEATURES seen */
 	uint8_t status;			/* SET_STATUS */
 	unsigned int status_msgs;	/* SET_STATUS messages (the last frontend) */
+	unsigned int max_regions;	/* most regions one table had (the last frontend) */
 	unsigned int nregions;
 	struct vub_region region[VHOST_USER_MAX_REGIONS];
 	void *window;			/* one reservation holding every region */
