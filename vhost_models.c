@@ -446,6 +446,15 @@ static void net_stop(struct vub *vub, struct vub_queue *q)
 		vringh_abandon_user(&q->vrh, 1);
 		n->rx_pending = false;
 	}
+	/*
+	 * Source: frames in flight are lost with the rings; a driver that
+	 * comes back is probed again and gets them anew, from the first one
+	 * not returned.
+	 */
+	if (n->mode == NET_SOURCE) {
+		n->counting = false;
+		n->rx_frames = n->returned;
+	}
 }
 
 void net_model_init(struct vub_device *dev, struct net_model *n, uint64_t features)
