@@ -1,8 +1,9 @@
 #!/bin/sh
 # make bench: the rig's two canonical loops, each run many times and folded
 # by ./stats --trim-outliers into one line per distinct output line, e.g.
-#   Wall time:2.49-2.61(2.5524+/-0.031)
-#   682112345-701234567(6.89e+08+/-5.1e+06)ns
+#   Wall time:20.85-22.75(21.3033+/-0.26)
+#   1497811090-2154251570(1.59436e+09+/-2.9e+07)ns
+# (make bench RUNS=5 on a busy machine; the "# ..." header lines first)
 #
 # Usage: bench/run.sh [-p PLOT] [RUNS]
 #   RUNS  runs of each loop (default: 50 of vringh_test, 10 of vring_bench);
