@@ -36,8 +36,8 @@ one() {
 	*) rc=1 ;;
 	esac
 	if ! peer_alive t; then
-		wait "${PEER_TPIDS[t]}" 2>/dev/null
-		st=$?
+		# (bash's notice of a crashed job is for us to print, not it)
+		{ wait "${PEER_TPIDS[t]}"; st=$?; } 2>/dev/null
 		line="$line (peer exit status $st)"
 	fi
 	peer_stop t
