@@ -35,8 +35,8 @@
  *   - MIN and MAX are printed as the input wrote them (the text of the
  *     first line holding that value): floats keep their own digits
  *     ("100.1", "1e400", ".5"), hex stays hex ("0x4e20").  The classic
- *     tool printed float columns with %f (six decimals, and 1e400 as 401
- *     digits) and read 0x4e20 as 0, "x" and 4e20.
+ *     tool printed float columns with %f (six decimals) and read 0x4e20
+ *     as 0, "x", 4, "e" and 20.
  *
  * Decisions where the behaviour was not otherwise fixed:
  *   - Whitespace means space, tab, CR, LF, VT and FF (independent of locale).
