@@ -18,6 +18,11 @@ void rig_usage_hint(void)
 	exit(RIG_EXIT_USAGE);
 }
 
+void rig_getopt_name(char *argv[])
+{
+	argv[0] = program_invocation_short_name;
+}
+
 void rig_usage_error(const char *fmt, ...)
 {
 	va_list ap;

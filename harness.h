@@ -162,6 +162,12 @@ bool rig_getrange(struct vringh *vrh, uint64_t addr, struct vringh_range *r);
 void rig_usage_error(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 void rig_usage_hint(void) __attribute__((noreturn));
+/*
+ * Call before getopt: its own messages ("unrecognized option") then name
+ * the program as every other message does ("PROG: ..."), not as it was
+ * invoked ("./PROG: ...").
+ */
+void rig_getopt_name(char *argv[]);
 
 /*
  * A SKIP: "PROG: <why>" on stdout (the check runner shows it as the

@@ -661,6 +661,7 @@ static void parse_options(int argc, char *argv[])
 	};
 	int c;
 
+	rig_getopt_name(argv);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'I':

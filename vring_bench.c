@@ -198,6 +198,7 @@ int main(int argc, char *argv[])
 	char *data;
 	int opt;
 
+	rig_getopt_name(argv);
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'r':

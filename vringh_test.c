@@ -123,6 +123,7 @@ int main(int argc, char *argv[])
 	bool xfers_given = false, batch_given = false;
 	int c;
 
+	rig_getopt_name(argv);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':

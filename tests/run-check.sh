@@ -433,13 +433,13 @@ vring_bench_checks() {
 }
 
 # The programs' command lines.  A bad option: exit 2, nothing on stdout,
-# on stderr one line naming the problem and then "try 'PROG --help'"; -h and
+# on stderr one line "PROG: " naming the problem, then "try 'PROG --help'"; -h and
 # --help: the usage on stdout.
 usage_checks() {
 	local args prog o
 	for args in "${USAGE_ERRORS[@]}"; do
 		prog=${args%% *}
-		expect "usage error: $args" 2 out-empty err-lines=2 err-last="try '$prog --help'" -- \
+		expect "usage error: $args" 2 out-empty err-lines=2 err="^$prog: " err-last="try '$prog --help'" -- \
 			"$B/$prog" ${args#"$prog"}
 	done
 	expect "vring_bench --packed --ring-size 32769 states the packed rule" 2 \
