@@ -355,13 +355,12 @@ void vt_connect(void)
 static void queue_start(unsigned int i)
 {
 	struct vt_queue *q = &vt.q[i];
-	char name[16];
 	int err;
 
-	snprintf(name, sizeof(name), "%s%u", queue_role(i), i);
+	snprintf(q->name, sizeof(q->name), "%s%u", queue_role(i), i);
 	q->index = i;
 	q->vq = vring_create_virtqueue(i, vt.ring_size, 4096, &vt.vdev, true,
-				       false, false, notify, NULL, strdup(name));
+				       false, false, notify, NULL, q->name);
 	if (!q->vq)
 		vt_fail("vring_create_virtqueue(%u entries) failed", vt.ring_size);
 	q->vq->priv = q;

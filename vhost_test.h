@@ -24,6 +24,7 @@ enum vt_device { VT_NET, VT_BLK };
 
 struct vt_queue {
 	struct virtqueue *vq;
+	char name[32];		/* the queue's name, which the ring keeps */
 	unsigned int index;
 	unsigned int num;
 	int kick_fd, call_fd;
