@@ -83,9 +83,13 @@ VALGRIND=(valgrind -q --error-exitcode=99 --leak-check=full
 # checked (--ksrc).
 CHECKS=()
 PREFIX=
+# A check declared with LONG set (LONG=1 some_checks) takes tens of
+# seconds: it starts early, beside the short ones (see the end).
+CHECKS=() LONGS=()
 declare_check() {
 	local name=$PREFIX$2
 	[ -z "$FILTER" ] || [[ $name =~ $FILTER ]] || return 0
+	[ -z "${LONG:-}" ] || LONGS+=("${#CHECKS[@]}")
 	CHECKS+=("$(printf '%q ' "$1" "$name" "${@:3}")")
 }
 
@@ -104,12 +108,11 @@ expect() { declare_check run_expect "$@"; }
 skip_check() { declare_check run_skip "$@"; }
 fail_check() { declare_check run_fail "$@"; }
 # suite NAME CMD...: a sub-suite printing "PASS: name", "FAIL: name" (and
-# lines of detail) and "SKIP: name: reason" lines.  It runs alone, and when
-# ERE matches NAME or holds NAME/.
+# lines of detail) and "SKIP: name: reason" lines.  It runs when ERE
+# matches NAME or holds NAME/.
 suite() {
-	local name=$PREFIX$1
-	[ -z "$FILTER" ] || [[ $name =~ $FILTER || $FILTER == *"$1/"* ]] || return 0
-	CHECKS+=("$(printf '%q ' run_suite "$name" "${@:2}")")
+	[ -z "$FILTER" ] || [[ $PREFIX$1 =~ $FILTER || $FILTER == *"$1/"* ]] || return 0
+	FILTER='' declare_check run_suite "$@"
 }
 
 # ---- Running checks ----
@@ -617,11 +620,11 @@ if [ -n "$KSRC" ]; then
 		ring_checks
 		if [ "$host" = kernel ] && [ -z "$peers" ]; then
 			peers=1
-			peer_checks
+			LONG=1 peer_checks
 		fi
 		if [ "$guest" = kernel ] && [ -z "$frontend" ]; then
 			frontend=1
-			frontend_checks
+			LONG=1 frontend_checks
 		fi
 	done
 	PREFIX=
@@ -634,12 +637,12 @@ else
 		usage_checks
 		readme_checks
 		suite stats tests/stats/run.sh "$B/stats"
-		suite bench tests/bench/run.sh "$B"
-		frontend_checks
+		LONG=1 suite bench tests/bench/run.sh "$B"
+		LONG=1 frontend_checks
 		if [ "$MODE" = plain ]; then
 			valgrind_checks
-			fuzz_checks
-			peer_checks
+			LONG=1 fuzz_checks
+			LONG=1 peer_checks
 		else
 			skip_check "valgrind" "not in a $MODE build (make check-valgrind)"
 			fuzz_checks
@@ -663,8 +666,9 @@ fi
 
 # Each check runs in a background job with its own folder $W, writing its
 # KTAP lines to $W/tap and then its counts to $W/counts; the results are
-# printed in order as soon as every check before them is done.  A sub-suite
-# takes every job slot: it runs alone.
+# printed in order as soon as every check before them is done.  The long
+# checks start first, but take at most JOBS-1 slots while short ones wait,
+# so that the short ones go on in order beside them.
 run_one() {
 	W=$LOG/$1
 	mkdir "$W"
@@ -689,22 +693,47 @@ show_done() {
 begin=$EPOCHREALTIME
 echo "KTAP version 1"
 echo "1..${#CHECKS[@]}"
-declare -A slots_of
-free=$JOBS
-for ((i = 0; i < ${#CHECKS[@]}; i++)); do
-	need=1
-	[[ ${CHECKS[$i]} == run_suite\ * ]] && need=$JOBS
-	while [ "$free" -lt "$need" ]; do
-		wait -n -p pid
-		free=$((free + slots_of[$pid]))
-		unset "slots_of[$pid]"
-		show_done
-	done
-	run_one "$i" &
-	slots_of[$!]=$need
-	free=$((free - need))
+declare -A is_long
+for i in "${LONGS[@]}"; do
+	is_long[$i]=1
 done
-wait
+order=("${LONGS[@]}")
+for ((i = 0; i < ${#CHECKS[@]}; i++)); do
+	[ -n "${is_long[$i]:-}" ] || order+=("$i")
+done
+# Start the next check: the next long one while a slot is left for the
+# short ones (or none is left to run), else the next short one.
+long_next=0 short_next=${#LONGS[@]} running=0 long_running=0
+declare -A long_pid
+start_next() {
+	local i
+	if [ "$long_next" -lt "${#LONGS[@]}" ] &&
+	   { [ "$long_running" -lt $((JOBS - 1)) ] || [ "$short_next" -ge "${#order[@]}" ]; }; then
+		i=${order[$long_next]}
+		long_next=$((long_next + 1))
+		run_one "$i" &
+		long_pid[$!]=1
+		long_running=$((long_running + 1))
+	elif [ "$short_next" -lt "${#order[@]}" ]; then
+		i=${order[$short_next]}
+		short_next=$((short_next + 1))
+		run_one "$i" &
+	else
+		return 1
+	fi
+	running=$((running + 1))
+}
+while :; do
+	while [ "$running" -lt "$JOBS" ] && start_next; do :; done
+	[ "$running" -gt 0 ] || break
+	wait -n -p pid
+	running=$((running - 1))
+	if [ -n "${long_pid[$pid]:-}" ]; then
+		unset "long_pid[$pid]"
+		long_running=$((long_running - 1))
+	fi
+	show_done
+done
 show_done
 echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time"
 echo "$passed passed, $failed failed, $skipped skipped"
