@@ -298,13 +298,18 @@ void rig_chan_destroy(struct rig_chan *c)
 	c->fd = -1;
 }
 
-void rig_chan_signal(struct rig_chan *c)
+void rig_chan_wake(struct rig_chan *c)
 {
 	uint64_t one = 1;
 
-	c->signalled++;
 	if (write(c->fd, &one, sizeof(one)) != sizeof(one))
 		rig_die("eventfd write");
+}
+
+void rig_chan_signal(struct rig_chan *c)
+{
+	c->signalled++;
+	rig_chan_wake(c);
 }
 
 void rig_chan_wait(struct rig_chan *c)

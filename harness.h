@@ -121,6 +121,11 @@ struct rig_chan {
 void rig_chan_init(struct rig_chan *c);
 void rig_chan_destroy(struct rig_chan *c);
 void rig_chan_signal(struct rig_chan *c);
+/*
+ * Wake the waiter without counting a signal: for a third thread (Ctrl-C),
+ * which must not touch @signalled while the channel's own sender does.
+ */
+void rig_chan_wake(struct rig_chan *c);
 /* Block until signalled; swallows every pending signal at once. */
 void rig_chan_wait(struct rig_chan *c);
 /*

@@ -305,8 +305,8 @@ static bool wait_guest(void)
 		if (rig_interrupted && !interrupted) {
 			interrupted = true;
 			__atomic_store_n(&par.stop, 1, __ATOMIC_RELAXED);
-			rig_chan_signal(&par.to_guest);
-			par.to_guest.signalled--;	/* not the host's */
+			/* The guest's "pinged" may count this wake-up. */
+			rig_chan_wake(&par.to_guest);
 		}
 		rig_progress_show(&progress,
 				  __atomic_load_n(&par.finished, __ATOMIC_RELAXED));
