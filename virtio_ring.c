@@ -567,6 +567,7 @@ static bool virtqueue_kick_prepare_split(struct vring_virtqueue *vq)
 	struct vring *vr = &vq->split.vring;
 	u16 new = vq->split.avail_idx_shadow;
 	u16 old = new - vq->num_added;
+	u16 flags;
 
 	/*
 	 * The new avail index must be visible before we read the device's
@@ -575,13 +576,21 @@ static bool virtqueue_kick_prepare_split(struct vring_virtqueue *vq)
 	virtio_mb(vq->weak_barriers);
 	vq->num_added = 0;
 
+	/* 2.7.10: 0 or 1 (NO_NOTIFY); 0 with VIRTIO_RING_F_EVENT_IDX. */
+	flags = virtio16_to_cpu(vdev, READ_ONCE(vr->used->flags));
+	if (unlikely(flags & ~(vq->event ? 0 : VRING_USED_F_NO_NOTIFY))) {
+		vring_bad(vq, "used flags 0x%x: the device may set only %s",
+			  flags, vq->event ? "0 with VIRTIO_RING_F_EVENT_IDX" :
+			  "0 or 1");
+		return false;
+	}
+
 	if (vq->event)
 		return vring_need_event(virtio16_to_cpu(vdev,
 					READ_ONCE(*vring_avail_event_ptr(vr))),
 					new, old);
 
-	return !(virtio16_to_cpu(vdev, READ_ONCE(vr->used->flags)) &
-		 VRING_USED_F_NO_NOTIFY);
+	return !(flags & VRING_USED_F_NO_NOTIFY);
 }
 
 /* Drop what the driver kept about a buffer: its table, ctx and token. */

@@ -43,6 +43,9 @@
 /* Every refusal goes through here: one line, always printed. */
 #define vringh_bad(fmt, ...)	pr_err("vringh: " fmt "\n", ##__VA_ARGS__)
 
+/* The most bytes a split chain may hold (2.7.5.2). */
+#define VRINGH_CHAIN_MAX_BYTES	(1ULL << 32)
+
 /* Most entries an iovec array may hold: the count must not reach the flag. */
 #define VRINGH_IOV_MAX		(VRINGH_IOV_ALLOCATED - 1)
 
@@ -156,6 +159,8 @@ struct vringh_walk {
 	 * driver must not make a chain longer than the queue size (2.7.5.3.1).
 	 */
 	unsigned int length;
+	/* Split: the chain's bytes so far; at most 2^32 (2.7.5.2). */
+	u64 bytes;
 };
 
 static void vringh_forget_range(struct vringh_walk *walk)
@@ -184,6 +189,7 @@ vringh_walk_init(struct vringh_walk *walk, struct vringh *vrh,
 	walk->head = head;
 	walk->writable_seen = false;
 	walk->length = 0;
+	walk->bytes = 0;
 
 	if (riov)
 		riov->i = riov->used = riov->consumed = 0;
@@ -348,6 +354,14 @@ vringh_walk_add(struct vringh_walk *walk, u64 addr, u32 len, bool writable)
 		return -EPROTO;
 	}
 
+	/* 2.7.5.2: a split chain holds at most 2^32 bytes in total. */
+	walk->bytes += len;
+	if (unlikely(walk->bytes > VRINGH_CHAIN_MAX_BYTES) &&
+	    !walk->vrh->packed) {
+		vringh_bad("head %u: the chain holds more than 2^32 bytes (%llu so far)",
+			   walk->head, (unsigned long long)walk->bytes);
+		return -EINVAL;
+	}
 	if (!left)
 		return 0;
 	if (!vringh_span_ok(walk, addr, left, "buffer"))
@@ -487,11 +501,20 @@ static int vringh_init(struct vringh *vrh, u64 features, unsigned int num,
 			   num);
 		return -EINVAL;
 	}
+	/* 2.7.1: the driver aligns each part (16, 2 and 4 bytes). */
+	if (!IS_ALIGNED((unsigned long)desc, 16) ||
+	    !IS_ALIGNED((unsigned long)avail, 2) ||
+	    !IS_ALIGNED((unsigned long)used, 4)) {
+		vringh_bad("ring parts at %p, %p, %p refused: the descriptor table, avail ring and used ring must be 16, 2 and 4-byte aligned",
+			   desc, avail, used);
+		return -EINVAL;
+	}
 
 	vrh->little_endian = !!(features & (1ULL << VIRTIO_F_VERSION_1));
 	vrh->event_indices = !!(features & (1ULL << VIRTIO_RING_F_EVENT_IDX));
 	vrh->weak_barriers = weak_barriers;
 	vrh->last_avail_idx = 0;
+	vrh->avail_idx_seen = 0;
 	vrh->last_used_idx = 0;
 	vrh->completed = 0;
 	vrh->vring.num = num;
@@ -543,11 +566,11 @@ static int vringh_init(struct vringh *vrh, u64 features, unsigned int num,
  * order, *@head is the inferred head, which the avail entry must match.
  */
 static __always_inline int
-vringh_split_peek_head(const struct vringh *vrh,
+vringh_split_peek_head(struct vringh *vrh,
 		       const struct vringh_access *acc, u16 *head)
 {
 	const struct vring *vr = &vrh->vring;
-	u16 avail_idx, pending, slot, h;
+	u16 avail_idx, pending, seen, slot, h;
 	int err;
 
 	err = acc->get16(vrh, &avail_idx, &vr->avail->idx);
@@ -557,6 +580,18 @@ vringh_split_peek_head(const struct vringh *vrh,
 	}
 
 	pending = avail_idx - vrh->last_avail_idx;
+	/*
+	 * 2.7.6.1: the driver never decrements the avail index.  What we saw
+	 * last is ahead of what we took, unless the caller moved
+	 * last_avail_idx itself (vhost-user's base): then it is forgotten.
+	 */
+	seen = vrh->avail_idx_seen - vrh->last_avail_idx;
+	if (unlikely(pending < seen) && seen <= vr->num) {
+		vringh_bad("avail index went back from %u to %u",
+			   vrh->avail_idx_seen, avail_idx);
+		return -EINVAL;
+	}
+	vrh->avail_idx_seen = avail_idx;
 	if (!pending)
 		return 0;
 	if (unlikely(pending > vr->num)) {
@@ -917,13 +952,22 @@ vringh_split_need_notify(struct vringh *vrh, const struct vringh_access *acc)
 	 */
 	virtio_mb(vrh->weak_barriers);
 
+	err = acc->get16(vrh, &val, &vr->avail->flags);
+	if (unlikely(err)) {
+		vringh_bad("cannot read the avail flags at %p",
+			   &vr->avail->flags);
+		return err;
+	}
+	/* 2.7.7: 0 or 1 (NO_INTERRUPT); 0 with VIRTIO_RING_F_EVENT_IDX. */
+	if (unlikely(val & ~(vrh->event_indices ? 0 :
+			     VRING_AVAIL_F_NO_INTERRUPT))) {
+		vringh_bad("avail flags 0x%x: the driver may set only %s",
+			   val, vrh->event_indices ?
+			   "0 with VIRTIO_RING_F_EVENT_IDX" : "0 or 1");
+		return -EINVAL;
+	}
+
 	if (!vrh->event_indices) {
-		err = acc->get16(vrh, &val, &vr->avail->flags);
-		if (unlikely(err)) {
-			vringh_bad("cannot read the avail flags at %p",
-				   &vr->avail->flags);
-			return err;
-		}
 		notify = !(val & VRING_AVAIL_F_NO_INTERRUPT);
 	} else {
 		err = acc->get16(vrh, &val, &vring_used_event(vr));
@@ -1088,6 +1132,14 @@ static int vringh_init_packed(struct vringh *vrh, u64 features,
 			   num, VRINGH_PACKED_MAX_NUM);
 		return -EINVAL;
 	}
+	/* 2.8.10.1: the driver aligns each part (16, 4 and 4 bytes). */
+	if (!IS_ALIGNED((unsigned long)desc, 16) ||
+	    !IS_ALIGNED((unsigned long)driver, 4) ||
+	    !IS_ALIGNED((unsigned long)device, 4)) {
+		vringh_bad("packed ring parts at %p, %p, %p refused: the descriptor ring and both event suppression structures must be 16, 4 and 4-byte aligned",
+			   desc, driver, device);
+		return -EINVAL;
+	}
 	/* Per id the descriptors it took, then the ids in the order taken. */
 	descs = kcalloc(num, sizeof(u32) + sizeof(u16), GFP_KERNEL);
 	if (!descs) {
@@ -1211,6 +1263,13 @@ vringh_packed_walk_table(struct vringh_walk *walk, u16 at,
 			if (unlikely(flags & VRING_DESC_F_INDIRECT)) {
 				vringh_bad("indirect table at 0x%llx (descriptor %u): entry %u is indirect again; only one level is allowed",
 					   (unsigned long long)base, at, i + j);
+				return -EINVAL;
+			}
+			/* 2.8.19: WRITE is the only flag a table entry has. */
+			if (unlikely(flags & ~VRING_DESC_F_WRITE)) {
+				vringh_bad("indirect table at 0x%llx (descriptor %u): entry %u has flags 0x%x; only WRITE is allowed in a table",
+					   (unsigned long long)base, at, i + j,
+					   flags);
 				return -EINVAL;
 			}
 			err = vringh_walk_add(walk, le64_to_cpu(chunk[j].addr),

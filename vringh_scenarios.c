@@ -686,8 +686,9 @@ static void scenario_packed_cross_end(void)
 /*
  * Packed: legal lists the driver never writes.  Only a list's last
  * descriptor carries the buffer id (2.8.6): here the others hold junk.
- * WRITE on an INDIRECT descriptor, and any flag but WRITE inside a table,
- * are reserved and ignored (2.8.7); a table may hold empty entries.  The
+ * WRITE on an INDIRECT descriptor is reserved and ignored (2.8.7), and so
+ * are the ids inside a table; a table may hold empty entries.  (Any flag
+ * but WRITE inside a table breaks 2.8.19: tests/hostile.c.)  The
  * test rewrites what the driver wrote, keeping each list's length, so the
  * driver's own bookkeeping still holds.
  */
@@ -724,8 +725,8 @@ static void scenario_packed_hand(void)
 
 	/*
 	 * A one-descriptor buffer (at 3) made indirect, WRITE set on it: a
-	 * table of bytes 12..15 (NEXT set), an empty entry, 16..19 (NEXT
-	 * set) and 8 device-writable bytes.  Only with --indirect: without
+	 * table of bytes 12..15, an empty entry, 16..19 and 8
+	 * device-writable bytes.  Only with --indirect: without
 	 * VIRTIO_RING_F_INDIRECT_DESC a table is refused (2.8.19).
 	 */
 	if (!(opt.features & (1ULL << VIRTIO_RING_F_INDIRECT_DESC))) {
@@ -741,9 +742,9 @@ static void scenario_packed_hand(void)
 	(d_)->id = cpu_to_le16(0x5a5a);					\
 	(d_)->flags = cpu_to_le16(flags_);				\
 } while (0)
-	SETDESC(&table[0], d + 12, 4, VRING_DESC_F_NEXT);
+	SETDESC(&table[0], d + 12, 4, 0);
 	SETDESC(&table[1], d + 30, 0, 0);
-	SETDESC(&table[2], d + 16, 4, VRING_DESC_F_NEXT);
+	SETDESC(&table[2], d + 16, 4, 0);
 	SETDESC(&table[3], d + 20, 8, VRING_DESC_F_WRITE);
 #undef SETDESC
 	flags = le16_to_cpu(vr.desc[3].flags);

@@ -295,6 +295,17 @@ static void op_kick(struct fin *in)
 		uint16_t ev = virtio16_to_cpu(&s.vdev, vring_avail_event(s.vr));
 		uint16_t fl = virtio16_to_cpu(&s.vdev, s.vr->used->flags);
 
+		/* Used flags other than 0/1 (0 with EVENT_IDX) break 2.7.10. */
+		if (!s.broken && (fl & ~(s.event ? 0 : VRING_USED_F_NO_NOTIFY))) {
+			got = (how & 1) ? virtqueue_kick_prepare(s.vq) :
+					  virtqueue_kick(s.vq);
+			FUZZ_CHECK(!got && s.notifies == before,
+				   "kick with used flags %#x: %d", fl, got);
+			FUZZ_CHECK(virtqueue_is_broken(s.vq),
+				   "used flags %#x left the queue working", fl);
+			s.broken = true;
+			return;
+		}
 		if (s.event)
 			want_kick = vring_need_event(ev, s.avail_idx, s.kick_old);
 		else

@@ -882,6 +882,12 @@ static void op_need_notify(void)
 		FUZZ_CHECK(got == -EFAULT, "need_notify outside the window: %d", got);
 		return;
 	}
+	/* Flags other than 0/1 (0 with EVENT_IDX) break 2.7.7: refused. */
+	if (flags & ~(s.event_idx ? 0 : VRING_AVAIL_F_NO_INTERRUPT)) {
+		FUZZ_CHECK(got == -EINVAL, "need_notify with avail flags %#x: %d",
+			   flags, got);
+		return;
+	}
 	FUZZ_CHECK(got == want, "need_notify %d, expected %d (event %u, %u -> %u)",
 		   got, want, used_event, s.nn_old, s.used_total);
 	s.nn_old = s.used_total;

@@ -93,6 +93,11 @@ struct vringh {
 	 * takes indirect tables whether it was or not.
 	 */
 	bool indirect;
+	/*
+	 * The avail index getdesc read last, which a driver never moves back
+	 * (2.7.6.1): not in Linux 6.12's vringh.
+	 */
+	u16 avail_idx_seen;
 
 	/* VIRTIO_F_IN_ORDER: not in Linux 6.12's vringh either. */
 	bool in_order;
