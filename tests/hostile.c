@@ -152,6 +152,21 @@ static bool range_getrange(struct vringh *v, u64 addr, struct vringh_range *r)
 	return rig_getrange(v, addr, r);
 }
 
+/* Take the next buffer, which must come; return its head (or id). */
+static u16 take(void)
+{
+	struct iovec rstack[4], wstack[4];
+	struct vringh_iov riov, wiov;
+	u16 head;
+
+	vringh_iov_init(&riov, rstack, 4);
+	vringh_iov_init(&wiov, wstack, 4);
+	CHECK(vringh_getdesc_user(&vrh, &riov, &wiov, range_getrange, &head) == 1);
+	vringh_iov_cleanup(&riov);
+	vringh_iov_cleanup(&wiov);
+	return head;
+}
+
 static int host_head_out_of_range(void)
 {
 	host_setup();
@@ -891,20 +906,6 @@ static int guest_packed_len_too_big(void)
 #ifdef vringh_complete_batch_user
 #define IN_ORDER_F	(1ULL << VIRTIO_F_IN_ORDER)
 
-/* Take the next buffer, which must come; return its head (or id). */
-static u16 take(void)
-{
-	struct iovec rstack[4], wstack[4];
-	struct vringh_iov riov, wiov;
-	u16 head;
-
-	vringh_iov_init(&riov, rstack, 4);
-	vringh_iov_init(&wiov, wstack, 4);
-	CHECK(vringh_getdesc_user(&vrh, &riov, &wiov, range_getrange, &head) == 1);
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
-	return head;
-}
 
 /* The first chain starts at offset 0 (2.7.5). */
 static int host_in_order_first_head(void)
@@ -1193,6 +1194,284 @@ static int guest_packed_in_order_batch_id_used(void)
 	return expect_broken_in_order(1);
 }
 
+
+/*
+ * The specification's rules (issue 13): one case per MUST or MUST NOT of the
+ * ring chapters that the other side can observe and that no case above
+ * already covers.  Each names its section; README "Hostile rings" lists
+ * every rule, with these cases and the ones above.
+ */
+
+/* 2.7.5.3.1: no INDIRECT unless VIRTIO_RING_F_INDIRECT_DESC. */
+static int spec_indirect_not_negotiated(void)
+{
+	host_features = 0;
+	host_setup();
+	set_desc(&table()[0], data_addr(0), 8, 0, 0);
+	set_desc(&gvr.desc[0], (uintptr_t)table(), sizeof(struct vring_desc),
+		 VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+
+/* 2.7.5.3.1: not both INDIRECT and NEXT. */
+static int spec_indirect_with_next(void)
+{
+	host_setup();
+	set_desc(&table()[0], data_addr(0), 8, 0, 0);
+	set_desc(&gvr.desc[0], (uintptr_t)table(), sizeof(struct vring_desc),
+		 VRING_DESC_F_INDIRECT | VRING_DESC_F_NEXT, 1);
+	set_desc(&gvr.desc[1], data_addr(1), 8, 0, 0);
+	offer(0);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+
+/* Entries 0..@n-1 of the table at OFF_TABLE, chained in order. */
+static void fill_table(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		set_desc(&table()[i], data_addr(0), 1,
+			 i + 1 < n ? VRING_DESC_F_NEXT : 0, i + 1);
+}
+
+/*
+ * 2.7.5.3.1: no chain longer than the queue size, indirect entries
+ * included: four ring descriptors and a table of RING_SIZE - 3.
+ */
+static int spec_chain_longer_than_queue(void)
+{
+	unsigned int i;
+
+	host_setup();
+	for (i = 0; i < 4; i++)
+		set_desc(&gvr.desc[i], data_addr(0), 1, VRING_DESC_F_NEXT, i + 1);
+	fill_table(RING_SIZE - 3);
+	set_desc(&gvr.desc[4], (uintptr_t)table(),
+		 (RING_SIZE - 3) * sizeof(struct vring_desc),
+		 VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+
+/* The same rule for one table of RING_SIZE + 1 entries (packed: 2.8.18). */
+static int spec_table_longer_than_queue(void)
+{
+	host_setup();
+	fill_table(RING_SIZE + 1);
+	set_desc(&gvr.desc[0], (uintptr_t)table(),
+		 (RING_SIZE + 1) * sizeof(struct vring_desc),
+		 VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+
+/*
+ * 2.7.5.2: no chain of more than 2^32 bytes.  Two 2 GiB descriptors and one
+ * more byte; the getrange that claims all memory lets the sizes through
+ * (getdesc only describes buffers, it does not touch them).
+ */
+static int spec_chain_over_4gib(void)
+{
+	host_setup();
+	set_desc(&gvr.desc[0], data_addr(0), 0x80000000u, VRING_DESC_F_NEXT, 1);
+	set_desc(&gvr.desc[1], data_addr(0), 0x80000000u, VRING_DESC_F_NEXT, 2);
+	set_desc(&gvr.desc[2], data_addr(0), 1, 0, 0);
+	offer(0);
+	return expect_getdesc(-EINVAL, everything_getrange);
+}
+
+/* 2.7.6.1: the avail index never goes back, here from 2 to 1. */
+static int spec_avail_idx_back(void)
+{
+	host_setup();
+	set_desc(&gvr.desc[0], data_addr(0), 8, 0, 0);
+	set_desc(&gvr.desc[1], data_addr(1), 8, 0, 0);
+	offer(0);
+	offer(1);
+	CHECK(take() == 0);
+	gvr.avail->idx = cpu_to_vringh16(&vrh, 1);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+
+/* vringh_need_notify_user() must fail with -EINVAL and say why. */
+static int expect_need_notify_refused(void)
+{
+	size_t said;
+	int err;
+
+	capture_begin();
+	err = vringh_need_notify_user(&vrh);
+	said = capture_end();
+	rig_shm_destroy(&shm);
+	CHECKF(err == -EINVAL, "need_notify returned %d, expected -EINVAL", err);
+	CHECKF(said > 0, "error %d returned without a message", err);
+	return 0;
+}
+
+/* 2.7.7: avail flags are 0 or 1 ... */
+static int spec_avail_flags(void)
+{
+	host_setup();
+	gvr.avail->flags = cpu_to_vringh16(&vrh, 2);
+	return expect_need_notify_refused();
+}
+
+/* ... and 0 with VIRTIO_RING_F_EVENT_IDX. */
+static int spec_avail_flags_event_idx(void)
+{
+	host_features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
+	host_setup();
+	gvr.avail->flags = cpu_to_vringh16(&vrh, VRING_AVAIL_F_NO_INTERRUPT);
+	return expect_need_notify_refused();
+}
+
+/* 2.7.1: descriptor table, avail and used ring 16, 2 and 4-byte aligned. */
+static int spec_ring_misaligned(void)
+{
+	struct vring hvr;
+	char *base;
+	int err[3];
+	size_t said;
+
+	rig_shm_create(&shm, MEM_SIZE);
+	vring_init(&hvr, RING_SIZE, shm.host, RIG_RING_ALIGN);
+	base = (char *)shm.host;
+	capture_begin();
+	err[0] = vringh_init_user(&vrh, host_features, RING_SIZE, true,
+				  (void *)(base + 8), hvr.avail, hvr.used);
+	err[1] = vringh_init_user(&vrh, host_features, RING_SIZE, true,
+				  hvr.desc, (void *)((char *)hvr.avail + 1),
+				  hvr.used);
+	err[2] = vringh_init_user(&vrh, host_features, RING_SIZE, true,
+				  hvr.desc, hvr.avail,
+				  (void *)((char *)hvr.used + 2));
+	said = capture_end();
+	rig_shm_destroy(&shm);
+	CHECKF(err[0] == -EINVAL && err[1] == -EINVAL && err[2] == -EINVAL,
+	       "vringh_init_user with a misaligned part returned %d, %d, %d",
+	       err[0], err[1], err[2]);
+	CHECK(said > 0);
+	return 0;
+}
+
+#ifdef vringh_init_packed_user
+/* 2.8.19: no INDIRECT unless VIRTIO_RING_F_INDIRECT_DESC. */
+static int spec_packed_indirect_not_negotiated(void)
+{
+	host_features = 0;
+	packed_setup();
+	set_pentry(0, data_addr(0), 8, 0);
+	set_pdesc(0, (uintptr_t)ptable(), sizeof(struct vring_packed_desc), 0,
+		  VRING_DESC_F_INDIRECT, true);
+	return expect_packed(-EINVAL, 0, range_getrange);
+}
+
+/* 2.8.19: WRITE is the only flag inside a table. */
+static int spec_packed_table_flags(void)
+{
+	packed_setup();
+	set_pentry(0, data_addr(0), 8, VRING_DESC_F_NEXT);
+	set_pentry(1, data_addr(1), 8, 0);
+	set_pdesc(0, (uintptr_t)ptable(), 2 * sizeof(struct vring_packed_desc),
+		  0, VRING_DESC_F_INDIRECT, true);
+	return expect_packed(-EINVAL, 0, range_getrange);
+}
+
+/* 2.8.10.1: descriptor ring 16-byte, event structures 4-byte aligned. */
+static int spec_packed_misaligned(void)
+{
+	struct vring_packed hpr;
+	int err[3];
+	size_t said;
+
+	rig_shm_create(&shm, MEM_SIZE);
+	vring_packed_init(&hpr, RING_SIZE, shm.host);
+	capture_begin();
+	err[0] = vringh_init_packed_user(&vrh, host_features, RING_SIZE, true,
+					 (void *)((char *)hpr.desc + 8),
+					 hpr.driver, hpr.device);
+	err[1] = vringh_init_packed_user(&vrh, host_features, RING_SIZE, true,
+					 hpr.desc,
+					 (void *)((char *)hpr.driver + 2),
+					 hpr.device);
+	err[2] = vringh_init_packed_user(&vrh, host_features, RING_SIZE, true,
+					 hpr.desc, hpr.driver,
+					 (void *)((char *)hpr.device + 2));
+	said = capture_end();
+	rig_shm_destroy(&shm);
+	CHECKF(err[0] == -EINVAL && err[1] == -EINVAL && err[2] == -EINVAL,
+	       "vringh_init_packed_user with a misaligned part returned %d, %d, %d",
+	       err[0], err[1], err[2]);
+	CHECK(said > 0);
+	return 0;
+}
+#else
+#define spec_packed_indirect_not_negotiated	no_packed_host
+#define spec_packed_table_flags			no_packed_host
+#define spec_packed_misaligned			no_packed_host
+#endif
+
+#ifdef vringh_complete_batch_user
+/* 2.7.5.3.1: in order, a table's entries run 0, 1, 2, ... */
+static int spec_in_order_table_unordered(void)
+{
+	host_features |= IN_ORDER_F;
+	host_setup();
+	set_desc(&table()[0], data_addr(0), 8, VRING_DESC_F_NEXT, 2);
+	set_desc(&table()[2], data_addr(1), 8, VRING_DESC_F_NEXT, 1);
+	set_desc(&table()[1], data_addr(2), 8, 0, 0);
+	set_desc(&gvr.desc[0], (uintptr_t)table(), 3 * sizeof(struct vring_desc),
+		 VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_getdesc(-EINVAL, range_getrange);
+}
+#else
+#define spec_in_order_table_unordered	no_in_order_host
+#endif
+
+/*
+ * 2.7.10: used flags are 0 or 1, and 0 with VIRTIO_RING_F_EVENT_IDX.  The
+ * driver reads them when it decides whether to notify: the kick must not
+ * happen, the queue must break and say so.
+ */
+static int expect_kick_refused(u64 features, u16 used_flags)
+{
+	struct scatterlist sg;
+	size_t said;
+	bool kick;
+
+	guest_queue(features, "spec vq");
+	sg_init_one(&sg, inbuf, sizeof(inbuf));
+	CHECK(virtqueue_add_inbuf(vq, &sg, 1, inbuf, GFP_KERNEL) == 0);
+	queue.ring.vring.used->flags = cpu_to_virtio16(&vdev, used_flags);
+	capture_begin();
+	kick = virtqueue_kick_prepare(vq);
+	said = capture_end();
+	CHECKF(!kick, "kick_prepare said notify with used flags 0x%x",
+	       used_flags);
+	CHECK(virtqueue_is_broken(vq));
+	CHECKF(said > 0, "queue broken without a message");
+	CHECK(virtqueue_detach_unused_buf(vq) == inbuf);
+	rig_queue_destroy(&queue);
+	return 0;
+}
+
+static int spec_used_flags(void)
+{
+	return expect_kick_refused(0, 2);
+}
+
+static int spec_used_flags_event_idx(void)
+{
+	return expect_kick_refused(1ULL << VIRTIO_RING_F_EVENT_IDX,
+				   VRING_USED_F_NO_NOTIFY);
+}
+
+#define SPEC_HOST_GAP(name, fn, gap)	{ name, fn, true, gap }
+#define SPEC_GUEST_GAP(name, fn, gap)	{ name, fn, false, gap }
+
 #define IN_ORDER_GUEST_CASE(name, fn)	\
 	{ name, fn, false, "the kernel's virtio_ring has no VIRTIO_F_IN_ORDER" }
 
@@ -1286,6 +1565,34 @@ static const struct hostile_case cases[] = {
 			    guest_packed_in_order_batch_id_not_a_buffer),
 	IN_ORDER_GUEST_CASE("guest-packed-in-order-batch-id-used",
 			    guest_packed_in_order_batch_id_used),
+	SPEC_HOST_GAP("spec-indirect-not-negotiated", spec_indirect_not_negotiated,
+		      "the kernel's vringh takes indirect tables whether or not VIRTIO_RING_F_INDIRECT_DESC was negotiated"),
+	SPEC_HOST_GAP("spec-indirect-with-next", spec_indirect_with_next,
+		      "the kernel's vringh follows NEXT after an indirect table"),
+	SPEC_HOST_GAP("spec-chain-longer-than-queue", spec_chain_longer_than_queue,
+		      "the kernel's vringh bounds an indirect table by its own length, not the queue size"),
+	SPEC_HOST_GAP("spec-table-longer-than-queue", spec_table_longer_than_queue,
+		      "the kernel's vringh bounds an indirect table by its own length, not the queue size"),
+	SPEC_HOST_GAP("spec-chain-over-4gib", spec_chain_over_4gib,
+		      "the kernel's vringh does not bound a chain's bytes"),
+	SPEC_HOST_GAP("spec-avail-idx-back", spec_avail_idx_back,
+		      "the kernel's vringh does not remember the avail index it read"),
+	SPEC_HOST_GAP("spec-avail-flags", spec_avail_flags,
+		      "the kernel's vringh reads only the NO_INTERRUPT bit"),
+	SPEC_HOST_GAP("spec-avail-flags-event-idx", spec_avail_flags_event_idx,
+		      "the kernel's vringh does not read the avail flags with VIRTIO_RING_F_EVENT_IDX"),
+	SPEC_HOST_GAP("spec-ring-misaligned", spec_ring_misaligned,
+		      "the kernel's vringh does not check the ring's alignment"),
+	PACKED_HOST_CASE("spec-packed-indirect-not-negotiated",
+			 spec_packed_indirect_not_negotiated),
+	PACKED_HOST_CASE("spec-packed-table-flags", spec_packed_table_flags),
+	PACKED_HOST_CASE("spec-packed-misaligned", spec_packed_misaligned),
+	IN_ORDER_HOST_CASE("spec-in-order-table-unordered",
+			   spec_in_order_table_unordered),
+	SPEC_GUEST_GAP("spec-used-flags", spec_used_flags,
+		       "the kernel's virtio_ring reads only the NO_NOTIFY bit"),
+	SPEC_GUEST_GAP("spec-used-flags-event-idx", spec_used_flags_event_idx,
+		       "the kernel's virtio_ring does not read the used flags with VIRTIO_RING_F_EVENT_IDX"),
 };
 
 static const char *case_name(unsigned int i)
