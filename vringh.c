@@ -1919,10 +1919,14 @@ EXPORT_SYMBOL(vringh_init_packed_user);
  *
  * On error nothing is taken: the next call sees the same buffer again.
  * *@head is vrh->vring.num if the ring itself is broken, or the head of
- * the refused chain (packed: always vrh->vring.num).
+ * the refused chain (packed: always vrh->vring.num).  A chain is walked at
+ * most as far as the queue size allows, ring descriptors and indirect
+ * entries together (2.7.5.3.1), so one call reads at most num descriptors
+ * and num table entries.
  *
  * Return: 1 if a buffer was taken, 0 if none is available, -EINVAL for a
- * malformed ring or chain, -ELOOP for a chain that loops (packed: a list
+ * malformed ring or chain (one that breaks a rule of the specification:
+ * README "Hostile rings"), -ELOOP for a chain that loops (packed: a list
  * longer than the ring), -EPROTO for a buffer in a direction the caller
  * gave no iov for, -EFAULT if ring memory cannot be read, -ENOMEM if an
  * iov cannot grow.
