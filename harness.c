@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <linux/virtio_config.h>
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
@@ -155,6 +156,22 @@ void rig_json_str(const char *key, const char *value)
 	json_quoted(key);
 	printf(": ");
 	json_quoted(value);
+}
+
+static const char *json_bool(bool b)
+{
+	return b ? "true" : "false";
+}
+
+void rig_json_features(u64 f)
+{
+	rig_json_str("ring", f & (1ULL << VIRTIO_F_RING_PACKED) ? "packed" : "split");
+	rig_json_num("indirect", "%s",
+		     json_bool(f & (1ULL << VIRTIO_RING_F_INDIRECT_DESC)));
+	rig_json_num("event_idx", "%s",
+		     json_bool(f & (1ULL << VIRTIO_RING_F_EVENT_IDX)));
+	rig_json_num("virtio_1", "%s", json_bool(f & (1ULL << VIRTIO_F_VERSION_1)));
+	rig_json_num("in_order", "%s", json_bool(f & (1ULL << VIRTIO_F_IN_ORDER)));
 }
 
 void rig_json_end(void)

@@ -78,6 +78,12 @@ void rig_json_num(const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rig_json_str(const char *key, const char *value);
 void rig_json_end(void);
+/*
+ * The ring's negotiated @features as every program reports them: "ring"
+ * ("split" or "packed"), then "indirect", "event_idx", "virtio_1" and
+ * "in_order" (true or false).
+ */
+void rig_json_features(u64 features);
 
 /* Which ring implementations this binary was linked with. */
 const char *rig_guest_impl(void);

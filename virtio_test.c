@@ -755,17 +755,8 @@ static void parse_options(int argc, char *argv[])
 /* --json: the counts of the stderr line, the options, the elapsed time. */
 static void print_json(int cpu_driver, unsigned long long ns)
 {
-	u64 f = opt.features;
-
 	rig_json_begin("virtio_test");
-	rig_json_str("ring", opt.packed ? "packed" : "split");
-	rig_json_num("indirect", "%s",
-		     f & (1ULL << VIRTIO_RING_F_INDIRECT_DESC) ? "true" : "false");
-	rig_json_num("event_idx", "%s",
-		     f & (1ULL << VIRTIO_RING_F_EVENT_IDX) ? "true" : "false");
-	rig_json_num("virtio_1", "%s",
-		     f & (1ULL << VIRTIO_F_VERSION_1) ? "true" : "false");
-	rig_json_num("in_order", "%s", opt.in_order ? "true" : "false");
+	rig_json_features(opt.features);
 	rig_json_num("in_order_batch", "%lu", opt.in_order ? opt.used_batch : 0);
 	rig_json_num("delayed_interrupt", "%s", opt.delayed ? "true" : "false");
 	rig_json_num("batch", "%lu", opt.batch);	/* 0: random */

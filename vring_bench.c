@@ -341,15 +341,11 @@ int main(int argc, char *argv[])
 		return 0;
 	}
 	rig_json_begin("vring_bench");
-	rig_json_str("ring", packed ? "packed" : "split");
+	rig_json_features(vdev.features);
 	rig_json_num("ring_size", "%lu", num);
 	rig_json_num("sg", "%lu", nsg);
 	rig_json_str("buffer", mode == MODE_OUT ? "out" :
 		     mode == MODE_IN ? "in" : "mixed");
-	rig_json_num("indirect", "%s", indirect ? "true" : "false");
-	rig_json_num("event_idx", "%s", event_idx ? "true" : "false");
-	rig_json_num("virtio_1", "%s", version_1 || packed ? "true" : "false");
-	rig_json_num("in_order", "%s", in_order ? "true" : "false");
 	rig_json_num("buffers", "%lu", buffers);
 	rig_json_num("returned", "%lu", returned);
 	rig_json_num("ns", "%llu", ns);

@@ -318,17 +318,8 @@ static bool wait_guest(void)
 /* --json: the figures of the text lines, the options, the elapsed time. */
 static void print_json(bool interrupted, unsigned long long ns)
 {
-	u64 f = opt.features;
-
 	rig_json_begin("vringh_test");
-	rig_json_str("ring", opt.packed ? "packed" : "split");
-	rig_json_num("indirect", "%s",
-		     f & (1ULL << VIRTIO_RING_F_INDIRECT_DESC) ? "true" : "false");
-	rig_json_num("event_idx", "%s",
-		     f & (1ULL << VIRTIO_RING_F_EVENT_IDX) ? "true" : "false");
-	rig_json_num("virtio_1", "%s",
-		     f & (1ULL << VIRTIO_F_VERSION_1) ? "true" : "false");
-	rig_json_num("in_order", "%s", opt.in_order ? "true" : "false");
+	rig_json_features(opt.features);
 	rig_json_num("in_order_batch", "%lu", opt.in_order ? opt.batch : 0);
 	rig_json_num("slow_range", "%s", opt.slow_range ? "true" : "false");
 	rig_json_num("fast_vringh", "%s", opt.fast_vringh ? "true" : "false");
