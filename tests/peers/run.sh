@@ -276,7 +276,7 @@ dpdk_server_run() {
 	dev_pid=$!
 	PIDS="$PIDS $dev_pid"
 	for ((i = 0; i < 1200; i++)); do
-		grep -q '^net: mode=source' "$T/srv.out" && break
+		grep -q '^net: mode=source' "$T/srv.out" 2>/dev/null && break
 		kill -0 "$dev_pid" 2>/dev/null || break
 		sleep 0.05
 	done
