@@ -39,8 +39,9 @@ static const char usage_text[] =
 "     1000000) sent on the receive queue with --window=N in flight (default\n"
 "     128), each checked when the driver sends it back\n"
 "Prints \"listening on PATH\" once ready; per frontend one line \"frontend: N\n"
-"messages, N errors, features 0x..., N SET_STATUS, N regions\" (the bits it\n"
-"acked, the most memory regions a table had); at exit the device's counters\n"
+"messages, N errors, features 0x..., N SET_STATUS, N regions, N kicks, N\n"
+"calls\" (the bits it acked, the most memory regions a table had, the\n"
+"notifications each way); at exit the device's counters\n"
 "and \"cpu: user S s, system S s\".  A protocol error prints one line\n"
 "\"vhost-user: REQUEST: why\" and drops the frontend.\n"
 "Exit status: 0; 1 on a socket error; 2 on a usage error.\n";
@@ -213,14 +214,15 @@ int main(int argc, char **argv)
 	while (!stopping) {
 		err = vub_serve(&vub);
 		served++;
-		printf("frontend: %lu messages, %lu errors, features 0x%llx, %u SET_STATUS, %u regions\n",
+		printf("frontend: %lu messages, %lu errors, features 0x%llx, %u SET_STATUS, %u regions, %lu kicks, %lu calls\n",
 		       vub.messages, vub.errors, (unsigned long long)vub.last_features,
-		       vub.status_msgs, vub.max_regions);
+		       vub.status_msgs, vub.max_regions, vub.kicks, vub.calls);
 		fflush(stdout);
 		vub.messages = vub.errors = 0;
 		vub.last_features = 0;
 		vub.status_msgs = 0;
 		vub.max_regions = 0;
+		vub.kicks = vub.calls = 0;
 		if (err == -EINTR)
 			break;
 		if (err && err != -EPROTO) {

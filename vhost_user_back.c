@@ -238,8 +238,10 @@ static void vub_call(struct vringh *vrh)
 	struct vub_queue *q = container_of(vrh, struct vub_queue, vrh);
 	uint64_t one = 1;
 
-	if (q->call_fd >= 0 && write(q->call_fd, &one, sizeof(one)) == sizeof(one))
+	if (q->call_fd >= 0 && write(q->call_fd, &one, sizeof(one)) == sizeof(one)) {
 		q->calls++;
+		q->vub->calls++;
+	}
 }
 
 void vub_queue_notify(struct vub_queue *q)
@@ -756,6 +758,7 @@ static int vub_kicked(struct vub *vub, struct vub_queue *q)
 	if (read(q->kick_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return 0;
 	q->kicks++;
+	vub->kicks++;
 	if (q->started && !q->broken)
 		return vub_guarded_run(vub, q);
 	return 0;

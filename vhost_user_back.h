@@ -86,6 +86,7 @@ struct vub {
 	uint8_t status;			/* SET_STATUS */
 	unsigned int status_msgs;	/* SET_STATUS messages (the last frontend) */
 	unsigned int max_regions;	/* most regions one table had (the last frontend) */
+	unsigned long kicks, calls;	/* kicks seen, calls sent (the last frontend) */
 	unsigned int nregions;
 	struct vub_region region[VHOST_USER_MAX_REGIONS];
 	void *window;			/* one reservation holding every region */

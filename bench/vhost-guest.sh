@@ -61,8 +61,10 @@ one() {
 	local cpu
 	cpu=$(sed -n 's/^cpu: user \([0-9.]*\) s, system \([0-9.]*\) s$/\1 \2/p' "$T/blk.out" |
 	      awk '{ printf "%.3f", $1 + $2 }')
+	local kc
+	kc=$(sed -En 's/^frontend: .* ([0-9]+) kicks, ([0-9]+) calls$/\1 kicks, \2 calls/p' "$T/blk.out" | tail -n 1)
 	echo "$BOOT_S $(field blk_mbps) $cpu" >>"$T/r$idx"
-	echo "$build ($(host_impl "$VHOST_DEV") vringh): boot to result $BOOT_S s, read $(field blk_mbps) MB/s, vhost_dev CPU $cpu s"
+	echo "$build ($(host_impl "$VHOST_DEV") vringh): boot to result $BOOT_S s, read $(field blk_mbps) MB/s, vhost_dev CPU $cpu s, $kc"
 }
 
 for ((i = 0; i < RUNS; i++)); do
