@@ -139,11 +139,11 @@ static u16 next_slot(struct raw_ring *r, unsigned int ahead)
 static void publish(struct raw_ring *r, u16 head)
 {
 	r->vr.avail->ring[r->avail_idx % r->num] = (__force __virtio16)cpu_to_le16(head);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	r->avail_idx++;
+	/* The release store orders the entry before the index; the kick is
+	 * a system call, after both. */
 	__atomic_store_n(&r->vr.avail->idx, (__force __virtio16)cpu_to_le16(r->avail_idx),
 			 __ATOMIC_RELEASE);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	kick(r);
 }
 
