@@ -33,6 +33,22 @@ static long err_seen;		/* bytes of the backend's stderr already read */
 static int failures;
 static pid_t dev_pid;
 
+/*
+ * A TSan build cannot take the SIGBUS case: the fault comes inside TSan's
+ * own atomic store, with its internal lock held, and the backend's
+ * siglongjmp out of the handler leaves that lock held for good.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define TSAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TSAN_BUILD 1
+#endif
+#endif
+#ifndef TSAN_BUILD
+#define TSAN_BUILD 0
+#endif
+
 #define MEM_SIZE	(1 << 20)
 #define MEM_GPA		0x40000000ull
 
@@ -421,32 +437,37 @@ int main(int argc, char **argv)
 	 * Memory that vanishes: the frontend shrinks its memory file after
 	 * the table was mapped; serving the ring would fault (SIGBUS).
 	 */
-	s = connect_dev();
-	hello(s);
-	fd = memfd(MEM_SIZE);
-	send_table(s, 1, &fd, 1, MEM_GPA, MEM_SIZE, (uintptr_t)mem, 0);
-	send_state(s, VHOST_USER_SET_VRING_NUM, 0, 8);
-	vhost_user_msg_init(&m, VHOST_USER_SET_VRING_ADDR);
-	m.hdr.size = sizeof(m.payload.addr);
-	m.payload.addr.desc = (uintptr_t)mem;
-	m.payload.addr.avail = (uintptr_t)mem + 4096;
-	m.payload.addr.used = (uintptr_t)mem + 8192;
-	send_msg(s, &m, NULL, 0);
-	{
-		int kick = eventfd(0, 0);
+	if (TSAN_BUILD) {
+		printf("SKIP: vhost-user hostile frontend: memory file shrunk after the table was mapped (SIGBUS): "
+		       "a TSan build cannot resume after a fault inside its own atomics\n");
+	} else {
+		s = connect_dev();
+		hello(s);
+		fd = memfd(MEM_SIZE);
+		send_table(s, 1, &fd, 1, MEM_GPA, MEM_SIZE, (uintptr_t)mem, 0);
+		send_state(s, VHOST_USER_SET_VRING_NUM, 0, 8);
+		vhost_user_msg_init(&m, VHOST_USER_SET_VRING_ADDR);
+		m.hdr.size = sizeof(m.payload.addr);
+		m.payload.addr.desc = (uintptr_t)mem;
+		m.payload.addr.avail = (uintptr_t)mem + 4096;
+		m.payload.addr.used = (uintptr_t)mem + 8192;
+		send_msg(s, &m, NULL, 0);
+		{
+			int kick = eventfd(0, 0);
 
-		vhost_user_msg_u64(&m, VHOST_USER_SET_VRING_KICK, 0);
-		send_msg(s, &m, &kick, 1);
-		close(kick);
+			vhost_user_msg_u64(&m, VHOST_USER_SET_VRING_KICK, 0);
+			send_msg(s, &m, &kick, 1);
+			close(kick);
+		}
+		send_plain(s, VHOST_USER_GET_FEATURES);	/* a reply: the table is mapped */
+		(void)vhost_user_recv(s, &m, (struct vhost_user_fds[1]){}, 5000);
+		if (ftruncate(fd, 0))
+			perror("ftruncate");
+		send_state(s, VHOST_USER_SET_VRING_ENABLE, 0, 1);
+		close(fd);
+		verdict("memory file shrunk after the table was mapped (SIGBUS)", s,
+			"the frontend's memory is gone (SIGBUS)");
 	}
-	send_plain(s, VHOST_USER_GET_FEATURES);	/* a reply: the table is mapped */
-	(void)vhost_user_recv(s, &m, (struct vhost_user_fds[1]){}, 5000);
-	if (ftruncate(fd, 0))
-		perror("ftruncate");
-	send_state(s, VHOST_USER_SET_VRING_ENABLE, 0, 1);
-	close(fd);
-	verdict("memory file shrunk after the table was mapped (SIGBUS)", s,
-		"the frontend's memory is gone (SIGBUS)");
 
 	/*
 	 * A ring whose descriptor points outside every region: vringh's
