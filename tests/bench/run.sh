@@ -216,6 +216,18 @@ else
 	cmp_run -q --unpaired -n 5 "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 2)"
 	verdict_is "slower"
 	result "compare --unpaired A vs 2x slower B"
+	# Each pair's ratio is exactly 1.02 while the figures spread by 10%:
+	# paired, that is a certain 2% slowdown; unpaired, it is lost.
+	cmp_run -q -n 9 --max-slowdown "$(seq_cmd "$tmp/a" 100)" "$(seq_cmd "$tmp/b" 102)"
+	[ "$rc" -eq 1 ] && grep -q "^B/A: 1.0200, 95% CI 1.0200..1.0200 (median of the pair ratios" "$tmp/out"
+	result "compare: the pair ratios cancel what the pair shares"
+	cmp_run -q -n 9 --unpaired "$(seq_cmd "$tmp/a" 100)" "$(seq_cmd "$tmp/b" 102)"
+	verdict_is "no significant difference" && grep -q "ratio of medians, unpaired" "$tmp/out"
+	result "compare --unpaired: the ratio of medians"
+	: >"$tmp/order"
+	cmp_run -q -n 3 -w 1 "echo A >>$tmp/order; echo 1ns" "echo B >>$tmp/order; echo 1ns"
+	[ "$rc" -eq 0 ] && [ "$(tr -d '\n' <"$tmp/order")" = ABBAABBA ]
+	result "compare runs A B, then B A"
 	cmp_run -q --raw -n 4 -w 2 "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 3)"
 	verdict_is "slower" &&
 		[ "$(grep -c '^warm-up [12]: A 1[0-9]* B 3[0-9]*$' "$tmp/out")" -eq 2 ] &&
@@ -320,7 +332,7 @@ else
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 for k in ("metric", "figure", "unit", "pairs", "warmup", "a", "b", "ratio",
 	  "ci_low", "ci_high", "confidence", "bootstrap", "resamples", "seed",
-	  "verdict", "gate"):
+	  "statistic", "verdict", "gate"):
 	assert k in d, k
 for k in ("command", "version", "median", "min", "max", "cv_pct", "figures"):
 	assert k in d["a"] and k in d["b"], k' "$tmp/out" 2>"$tmp/err"
