@@ -149,5 +149,15 @@ regress: ab/compare
 count: vring_bench vringh_test
 	$(Q)$(srctree)/ab/count.sh .
 
-.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets bench ab regress count \
+# make gate-check [REV=<rev>] [RUNS=10] [STEPS=180] [METRIC=cpu|own|wall]:
+# does make regress's timed gate catch a planted slowdown here, and pass
+# A/A (ab/gate-check.sh -h)?
+gate-check:
+	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/gate-check.sh \
+		$(if $(RUNS),-r $(call shell-quote,$(RUNS))) \
+		$(if $(STEPS),-s $(call shell-quote,$(STEPS))) \
+		$(call shell-quote,$(or $(REV),HEAD)) -- \
+		$(if $(METRIC),-m $(call shell-quote,$(METRIC)))
+
+.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets bench ab regress count gate-check \
 	check-asan check-ubsan check-tsan check-valgrind

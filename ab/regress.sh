@@ -2,7 +2,7 @@
 # make regress: did HEAD make the ring slower than BASE?  One command for CI.
 #
 # Usage: ab/regress.sh [-n PAIRS] [-m METRIC] [-x ADDS] [-i PCT] [-d PCT]
-#                      [-w PCT] [-j FILE] [-h] BASE [HEAD]
+#                      [-w PCT] [-j FILE] [-T] [-h] BASE [HEAD]
 #   BASE, HEAD  git revisions ("worktree": the files as they are now;
 #               HEAD default: HEAD)
 #   -n PAIRS    timed pairs of vring_bench ADDS (default 101; 0 leaves the
@@ -21,6 +21,7 @@
 #               than PCT% with 95% confidence (default 1, ab/compare's
 #               --max-slowdown default)
 #   -j FILE     also write the table as JSON to FILE
+#   -T          the timed comparison only: no counts, no valgrind
 # Both revisions are built side by side (AB_DIR, default build-regress/,
 # with CC and CFLAGS from the environment when set), then: the
 # deterministic counts of ab/count.sh on each (instructions, D1 and LL
@@ -50,10 +51,10 @@ pct() {
 		usage "-$1: '$2' is not a percentage in 0..1000"
 }
 
-pairs=101 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json=
-while getopts :n:m:x:i:d:w:j:h opt; do
+pairs=101 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json= counts=1
+while getopts :n:m:x:i:d:w:j:Th opt; do
 	case $opt in
-	h) sed -n '4,34s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
+	h) sed -n '4,35s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
 	n) case $OPTARG in
 	   '' | *[!0-9]*) usage "-n: '$OPTARG' is not a whole number" ;;
 	   esac
@@ -72,6 +73,7 @@ while getopts :n:m:x:i:d:w:j:h opt; do
 	d) pct d "$OPTARG"; dpct=$OPTARG ;;
 	w) pct w "$OPTARG"; wpct=$OPTARG ;;
 	j) json=$OPTARG ;;
+	T) counts= ;;
 	:) usage "-$OPTARG needs a value" ;;
 	*) usage "unknown option -$OPTARG" ;;
 	esac
@@ -81,7 +83,9 @@ shift $((OPTIND - 1))
 [ $# -le 2 ] || usage "too many arguments: $*"
 base=$1
 head=${2:-HEAD}
-command -v valgrind >/dev/null 2>&1 ||
+[ -n "$counts" ] || [ "$pairs" -gt 0 ] ||
+	usage "-T with -n 0 leaves nothing to measure"
+[ -z "$counts" ] || command -v valgrind >/dev/null 2>&1 ||
 	die "valgrind is not installed (Debian: apt-get install valgrind)"
 
 top=$(git -C "$here" rev-parse --show-toplevel) || die "not in a git repository"
@@ -91,16 +95,22 @@ compare=$top/ab/compare
 [ -x "$compare" ] || die "$compare is not built (make ab/compare)"
 
 start=$(date +%s)
-"$here/ab.sh" -B -c "$compare" "$base" "$head" './vring_bench ./vringh_test' ||
-	exit 3
+targets='./vring_bench ./vringh_test'
+[ -n "$counts" ] || targets=./vring_bench
+"$here/ab.sh" -B -c "$compare" "$base" "$head" "$targets" || exit 3
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-regress.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 
-echo "counting A and B under valgrind (callgrind, cache simulation)..." >&2
-"$here/count.sh" "$AB_DIR/A" >"$tmp/a" || die "counting A failed"
-"$here/count.sh" "$AB_DIR/B" >"$tmp/b" || die "counting B failed"
+if [ -n "$counts" ]; then
+	echo "counting A and B under valgrind (callgrind, cache simulation)..." >&2
+	"$here/count.sh" "$AB_DIR/A" >"$tmp/a" || die "counting A failed"
+	"$here/count.sh" "$AB_DIR/B" >"$tmp/b" || die "counting B failed"
+else
+	: >"$tmp/a"
+	: >"$tmp/b"
+fi
 
 # rows: "metric<TAB>A<TAB>B<TAB>B/A<TAB>verdict"
 awk -F ': ' -v ipct="$ipct" -v dpct="$dpct" '
@@ -157,8 +167,11 @@ if [ "$pairs" -gt 0 ]; then
 	}' >>"$tmp/rows"
 fi
 
-echo "A = $base, B = $head; gates: instructions +$ipct%," \
-	"${dpct:+D1 misses +$dpct%, }$metric time +$wpct% (with 95% confidence)"
+gates="$metric time +$wpct% (with 95% confidence)"
+[ "$pairs" -gt 0 ] || gates=
+[ -z "$counts" ] ||
+	gates="instructions +$ipct%, ${dpct:+D1 misses +$dpct%, }$gates"
+echo "A = $base, B = $head; gates: ${gates%, }"
 awk -F '\t' '
 BEGIN { w = length("metric") }
 { row[NR] = $0; if (length($1) > w) w = length($1) }
