@@ -54,15 +54,17 @@ while getopts :r:s:h opt; do
 	esac
 done
 shift $((OPTIND - 1))
+# What is left: [REV] [--] [REGRESS_OPTS] (getopts ate a leading "--").
 rev=HEAD
-if [ $# -gt 0 ] && [ "$1" != -- ]; then
-	rev=$1
-	shift
-fi
-if [ $# -gt 0 ]; then
-	[ "$1" = -- ] || usage "unexpected argument: $1"
-	shift
-fi
+case ${1-} in
+'' | -*) ;;
+*) rev=$1; shift ;;
+esac
+[ "${1-}" != -- ] || shift
+case ${1--} in
+-*) ;;
+*) usage "unexpected argument: $1" ;;
+esac
 [ "$steps" -le 100000 ] || usage "-s: $steps steps is more than 100000"
 
 top=$(git -C "$here" rev-parse --show-toplevel) || die "not in a git repository"
@@ -79,8 +81,9 @@ git clone -q --shared --no-checkout "$top" "$repo" &&
 	die "cannot clone $top into $repo"
 # The clone's own regress.sh and compare: both sides as REV has them.
 make -s -C "$repo" ab/compare || die "cannot build the clone's ab/compare"
-"$repo/ab/regress.sh" -T -n 3 -h >/dev/null 2>&1 ||
-	die "$rev's ab/regress.sh has no -T (timed comparison only)"
+# Its options, checked before anything runs (-h stops after them).
+"$repo/ab/regress.sh" -T "$@" -h >/dev/null ||
+	usage "ab/regress.sh -T${*:+ $*}: refused (a revision older than -T?)"
 
 # The plant: a delay loop called from virtqueue_add() every 64th add.
 # lfence (x86) keeps the CPU from running it in the shadow of the adds
