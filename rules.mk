@@ -140,7 +140,7 @@ ab: ab/compare
 		$(if $(PLOT),-p $(call shell-quote,$(PLOT))) \
 		'$(BASE)' '$(HEAD)' $(call shell-quote,$(value CMD))
 
-# make regress BASE=<rev> [HEAD=<rev>|worktree] [PAIRS=101] [JSON=FILE]
+# make regress BASE=<rev> [HEAD=<rev>|worktree] [PAIRS=201] [JSON=FILE]
 # (ab/regress.sh -h); make count: this build's counts (ab/count.sh).
 regress: ab/compare
 	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/regress.sh \

@@ -5,7 +5,7 @@
 #                      [-w PCT] [-j FILE] [-T] [-h] BASE [HEAD]
 #   BASE, HEAD  git revisions ("worktree": the files as they are now;
 #               HEAD default: HEAD)
-#   -n PAIRS    timed pairs of vring_bench ADDS (default 101; 0 leaves the
+#   -n PAIRS    timed pairs of vring_bench ADDS (default 201; 0 leaves the
 #               timed comparison out)
 #   -m METRIC   what is timed (ab/compare --metric): cpu (default: the
 #               run's CPU time, which waiting for a busy CPU does not
@@ -51,7 +51,7 @@ pct() {
 		usage "-$1: '$2' is not a percentage in 0..1000"
 }
 
-pairs=101 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json= counts=1
+pairs=201 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json= counts=1
 while getopts :n:m:x:i:d:w:j:Th opt; do
 	case $opt in
 	h) sed -n '4,35s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;

@@ -448,13 +448,23 @@ else
 	echo "SKIP: bench/regress.sh worktree A/A: not a git repository"
 fi
 for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD" "-m ns HEAD" \
-	 "-x 0 HEAD"; do
+	 "-x 0 HEAD" "-T -n 0 HEAD"; do
 	# shellcheck disable=SC2086
 	AB_DIR=$tmp/regress-bad "$top/ab/regress.sh" $a >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 2 ] && [ ! -e "$tmp/regress-bad" ] &&
 		[ "$(wc -l <"$tmp/err")" -eq 2 ] && grep -q "^regress: " "$tmp/err"
 	result "regress.sh ${a:-(no BASE)}: usage error"
+done
+
+# gate-check's usage errors, before it clones or builds anything.
+for a in "-r 0" "-r x" "-s x" "-s 100001" "HEAD foo" "no-such-rev" "-q"; do
+	# shellcheck disable=SC2086
+	TMPDIR=$tmp/gate-bad "$top/ab/gate-check.sh" $a >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ ! -e "$tmp/gate-bad" ] && [ ! -s "$tmp/out" ] &&
+		[ "$(wc -l <"$tmp/err")" -eq 2 ] && grep -q "^gate-check: " "$tmp/err"
+	result "gate-check.sh $a: usage error"
 done
 
 # --- make bench's script: RUNS below 5 folds untrimmed, with a warning -----------
