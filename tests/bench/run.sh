@@ -458,7 +458,7 @@ for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD" "-m ns HEAD" \
 done
 
 # gate-check's usage errors, before it clones or builds anything.
-for a in "-r 0" "-r x" "-s x" "-s 100001" "HEAD foo" "no-such-rev" "-q"; do
+for a in "-r 0" "-r x" "-s x" "-s 010" "-s 100001" "HEAD foo" "no-such-rev" "-q"; do
 	# shellcheck disable=SC2086
 	TMPDIR=$tmp/gate-bad "$top/ab/gate-check.sh" $a >"$tmp/out" 2>"$tmp/err"
 	rc=$?
