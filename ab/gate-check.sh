@@ -87,7 +87,7 @@ make -s -C "$repo" ab/compare || die "cannot build the clone's ab/compare"
 # The plant: a delay loop called from virtqueue_add() every 64th add.
 # lfence (x86) keeps the CPU from running it in the shadow of the adds
 # after it.
-awk -v file=virtio_ring.c '
+awk '
 /^static inline int virtqueue_add\(struct virtqueue \*_vq,$/ && !done {
 	print "/* planted by ab/gate-check.sh in a throwaway clone */"
 	print "static volatile unsigned int rig_plant_steps"
