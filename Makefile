@@ -22,6 +22,7 @@ PROGS += virtio_test
 PROGS += vring_bench
 PROGS += tests/hostile
 PROGS += tests/allocfail
+PROGS += tests/mockdev
 PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost_user.o
 PROGS += vhost_dev

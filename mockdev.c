@@ -20,7 +20,7 @@ void mockdev_init(struct mockdev *d, struct virtio_device *vdev,
 	d->vdev = vdev;
 	d->ring = *ring;
 	d->event_idx = virtio_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
-	d->avail_wrap = d->used_wrap = d->published_wrap = true;
+	d->avail_wrap = d->used_wrap = true;
 }
 
 void mockdev_want_kicks(struct mockdev *d)
@@ -181,6 +181,7 @@ void mockdev_use(struct mockdev *d, u16 id, u32 len, unsigned int count,
 		d->used_off -= num;
 		d->used_wrap = !d->used_wrap;
 	}
+	d->moved = min(d->moved + ndesc, 2 * num);
 }
 
 /* Ring positions count modulo twice the ring: laps with wrap 0 add num. */
@@ -192,7 +193,7 @@ static unsigned int packed_pos(unsigned int num, u16 off, bool wrap)
 static bool publish_packed(struct mockdev *d)
 {
 	struct vring_packed *vr = &d->ring.vring_packed;
-	unsigned int num = d->ring.num, now, before, event, moved, flags;
+	unsigned int num = d->ring.num, now, event, moved = d->moved, flags;
 	u16 off_wrap;
 
 	if (d->event_idx)	/* "kick me when you make this one available" */
@@ -201,19 +202,18 @@ static bool publish_packed(struct mockdev *d)
 					     VRING_PACKED_EVENT_F_WRAP_CTR),
 				 __ATOMIC_RELAXED);
 	virt_mb();
-
-	now = packed_pos(num, d->used_off, d->used_wrap);
-	before = packed_pos(num, d->published_off, d->published_wrap);
-	moved = (now + 2 * num - before) % (2 * num);
-	d->published_off = d->used_off;
-	d->published_wrap = d->used_wrap;
+	d->moved = 0;
 
 	flags = le16_to_cpu(READ_ONCE(vr->driver->flags)) & 3;
 	if (!moved || flags == VRING_PACKED_EVENT_FLAG_DISABLE)
 		return false;
 	if (flags != VRING_PACKED_EVENT_FLAG_DESC || !d->event_idx)
 		return true;
+	/* Two laps or more: every offset of either lap was passed. */
+	if (moved >= 2 * num)
+		return true;
 	/* Did the used offset pass the driver's event offset? */
+	now = packed_pos(num, d->used_off, d->used_wrap);
 	off_wrap = le16_to_cpu(READ_ONCE(vr->driver->off_wrap));
 	event = packed_pos(num, off_wrap & ~(1 << VRING_PACKED_EVENT_F_WRAP_CTR),
 			   off_wrap >> VRING_PACKED_EVENT_F_WRAP_CTR);

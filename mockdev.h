@@ -43,8 +43,13 @@ struct mockdev {
 	/* Packed: next descriptor to take and to write used, with laps. */
 	u16 avail_off, used_off;
 	bool avail_wrap, used_wrap;
-	u16 published_off;	/* used offset at the last publish */
-	bool published_wrap;
+	/*
+	 * Descriptors used since the last publish, counted up to twice the
+	 * ring: a driver may reap used descriptors before any publish and
+	 * hand them out again, so this can pass a lap, or two, where offsets
+	 * alone would wrap and hide the driver's event.
+	 */
+	unsigned int moved;
 };
 
 /*

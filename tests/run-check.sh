@@ -548,6 +548,7 @@ valgrind_checks() {
 	[ "$MODE" = valgrind ] || return 0
 	case_checks tests/hostile "valgrind hostile" "${VALGRIND[@]}"
 	case_checks tests/allocfail "valgrind allocfail" "${VALGRIND[@]}"
+	case_checks tests/mockdev "valgrind mockdev" "${VALGRIND[@]}"
 }
 
 # Each fuzz target replays its corpus, then fuzzes a fixed number of runs
@@ -591,6 +592,7 @@ ring_checks() {
 	case_checks tests/hostile hostile
 	case_checks tests/vhost_user_wire "vhost-user wire"
 	case_checks tests/allocfail allocfail
+	case_checks tests/mockdev mockdev
 }
 
 # Real drivers against vhost_dev (our vhost-user backend): a hostile
