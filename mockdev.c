@@ -180,8 +180,8 @@ void mockdev_use(struct mockdev *d, u16 id, u32 len, unsigned int count,
 	if (d->used_off >= num) {
 		d->used_off -= num;
 		d->used_wrap = !d->used_wrap;
+		d->used_laps++;
 	}
-	d->moved = min(d->moved + ndesc, 2 * num);
 }
 
 /* Ring positions count modulo twice the ring: laps with wrap 0 add num. */
@@ -193,7 +193,9 @@ static unsigned int packed_pos(unsigned int num, u16 off, bool wrap)
 static bool publish_packed(struct mockdev *d)
 {
 	struct vring_packed *vr = &d->ring.vring_packed;
-	unsigned int num = d->ring.num, now, event, moved = d->moved, flags;
+	unsigned int num = d->ring.num, now, event, flags;
+	unsigned long pos = d->used_laps * num + d->used_off;
+	unsigned long moved = pos - d->published_pos;
 	u16 off_wrap;
 
 	if (d->event_idx)	/* "kick me when you make this one available" */
@@ -202,7 +204,7 @@ static bool publish_packed(struct mockdev *d)
 					     VRING_PACKED_EVENT_F_WRAP_CTR),
 				 __ATOMIC_RELAXED);
 	virt_mb();
-	d->moved = 0;
+	d->published_pos = pos;
 
 	flags = le16_to_cpu(READ_ONCE(vr->driver->flags)) & 3;
 	if (!moved || flags == VRING_PACKED_EVENT_FLAG_DISABLE)

@@ -44,12 +44,13 @@ struct mockdev {
 	u16 avail_off, used_off;
 	bool avail_wrap, used_wrap;
 	/*
-	 * Descriptors used since the last publish, counted up to twice the
-	 * ring: a driver may reap used descriptors before any publish and
-	 * hand them out again, so this can pass a lap, or two, where offsets
-	 * alone would wrap and hide the driver's event.
+	 * Laps the used offset completed, and where it was (laps * num +
+	 * offset) at the last publish.  A driver may reap used descriptors
+	 * before any publish and offer the slots again, so the device can
+	 * move a lap, or two, between publishes, where offsets alone would
+	 * wrap and hide the driver's event.
 	 */
-	unsigned int moved;
+	unsigned long used_laps, published_pos;
 };
 
 /*
