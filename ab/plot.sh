@@ -34,6 +34,15 @@ trap "rm -rf \"$tmp\"" EXIT
 
 case $kind in
 ab)
+	# Figures in ns of a millisecond or more read better in ms.
+	case $ylabel in
+	*'(ns)')
+		if awk '$1 >= 1e6 || $2 >= 1e6 { big = 1 } END { exit !big }' "$data"; then
+			awk '{ printf "%.6f %.6f\n", $1 / 1e6, $2 / 1e6 }' "$data" >"$tmp/ms"
+			data=$tmp/ms
+			ylabel="${ylabel%(ns)}(ms)"
+		fi ;;
+	esac
 	cat >"$tmp/gp" <<GP
 set terminal $term
 set output $(q "$out")
