@@ -13,29 +13,36 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
 
-# Programs built on the rig, test programs included: NAME.c linked with
-# $(RIG_OBJS), plus $(NAME-objs) and $(NAME-libs) where a program needs
-# more.  A new program is one line here.
+# Programs built on the rig, test programs included: NAME.c (or the
+# $(NAME-main) object) linked with $(RIG_OBJS), plus $(NAME-objs) and
+# $(NAME-libs) where a program needs more.  A new program is one line here.
 PROGS += vringh_test
-vringh_test-objs := vringh_scenarios.o vringh_parallel.o
+vringh_test-objs := vringh_test_scenarios.o vringh_test_parallel.o
 PROGS += virtio_test
 PROGS += vring_bench
 PROGS += tests/hostile
 PROGS += tests/allocfail
 PROGS += tests/mockdev
 PROGS += tests/vhost_user_wire
-tests/vhost_user_wire-objs := vhost_user.o
-PROGS += vhost_dev
-vhost_dev-objs := vhost_models.o vhost_user_back.o vhost_user.o
+tests/vhost_user_wire-objs := vhost-user/wire.o
 PROGS += tests/vhost_hostile
-tests/vhost_hostile-objs := vhost_user.o
-PROGS += vhost_test
-vhost_test-objs := vhost_test_models.o vhost_test_torture.o vhost_user_front.o vhost_user.o vhost_mem.o
+tests/vhost_hostile-objs := vhost-user/wire.o
 
-# The objects every program links: the harness (harness.h), the driver
+# vhost-user (vhost-user/README): the backend ./vhost_dev and the frontend
+# ./vhost_test, run from the top level like the other programs.
+VU_BACKEND_OBJS := vhost-user/dev_models.o vhost-user/backend.o vhost-user/wire.o
+PROGS += vhost_dev
+vhost_dev-main := vhost-user/vhost_dev.o
+vhost_dev-objs := $(VU_BACKEND_OBJS)
+PROGS += vhost_test
+vhost_test-main := vhost-user/vhost_test.o
+vhost_test-objs := vhost-user/vhost_test_requests.o vhost-user/vhost_test_torture.o \
+	vhost-user/frontend.o vhost-user/wire.o vhost-user/shm.o
+
+# The objects every program links: the harness (harness/harness.h), the driver
 # side (guest) and the device side (host) of the ring, and the linux/
 # shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk).
-HARNESS_OBJS := harness.o cli.o queue.o host.o mockdev.o
+HARNESS_OBJS := $(addprefix harness/,harness.o cli.o queue.o host.o mockdev.o)
 RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o
 
 # Stand-alone tools: NAME.c with libc and libm only.
@@ -47,7 +54,7 @@ TOOLS += ab/compare
 FUZZ_TARGETS += fuzz/fuzz_vringh
 FUZZ_TARGETS += fuzz/fuzz_virtqueue
 FUZZ_TARGETS += fuzz/fuzz_vhost_user
-fuzz/fuzz_vhost_user-objs := vhost_models.o vhost_user_back.o vhost_user.o
+fuzz/fuzz_vhost_user-objs := $(VU_BACKEND_OBJS)
 
 ifeq ($(V),1)
 Q :=

@@ -34,12 +34,12 @@ ALL_LDFLAGS = -pthread $(LDFLAGS)
 
 # Built into the programs (--version) so every result says what produced it.
 BUILD_CC := $(shell $(CC) --version 2>/dev/null | head -n 1)
-harness.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
+harness/harness.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
 	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"' \
 	-DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"'
 
 # ---- Building ----
-# One link rule: NAME.o, then $(NAME-objs), then $(NAME-libs).
+# One link rule: NAME.o (or $(NAME-main)), then $(NAME-objs), then $(NAME-libs).
 FUZZ_SAN := address,undefined
 $(foreach p,$(PROGS) $(FUZZ_TARGETS),$(eval $(p)-objs += $$(RIG_OBJS)))
 $(foreach p,$(FUZZ_TARGETS),$(eval $(p)-libs += -fsanitize=fuzzer,$(FUZZ_SAN)))
@@ -47,7 +47,7 @@ $(foreach p,$(TOOLS),$(eval $(p)-libs += -lm))
 ALL_PROGS := $(PROGS) $(TOOLS) $(FUZZ_TARGETS)
 
 .SECONDEXPANSION:
-$(ALL_PROGS): %: %.o $$($$*-objs) $(RIG_CONFIG)
+$(ALL_PROGS): %: $$(or $$($$*-main),$$*.o) $$($$*-objs) $(RIG_CONFIG)
 	$(quiet) LD $@
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $($@-libs)
 
@@ -60,7 +60,7 @@ all: $(PROGS) $(TOOLS)
 fuzz-targets: $(FUZZ_TARGETS)
 
 # Every folder that holds objects, for clean and the dependency files.
-obj-dirs := $(sort $(dir $(ALL_PROGS) $(foreach p,$(ALL_PROGS),$($(p)-objs))))
+obj-dirs := $(sort $(dir $(ALL_PROGS) $(foreach p,$(ALL_PROGS),$($(p)-main) $($(p)-objs))))
 -include $(wildcard $(addsuffix *.d,$(obj-dirs)))
 
 clean:

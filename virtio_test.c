@@ -60,8 +60,8 @@
 #include <linux/virtio_ring.h>
 #include <linux/vringh.h>
 
-#include "harness.h"
-#include "mockdev.h"
+#include "harness/harness.h"
+#include "harness/mockdev.h"
 
 #ifdef vringh_init_packed_user
 #define HAVE_PACKED_HOST	1
@@ -166,7 +166,7 @@ static void __attribute__((format(printf, 1, 2))) device_fail(const char *fmt, .
 #if HAVE_PACKED_HOST
 /*
  * --device-bug=wrong-id on a packed ring: vringh refuses to complete an
- * id it did not hand out, so the mock device (mockdev.h) writes the broken
+ * id it did not hand out, so the mock device (harness/mockdev.h) writes the broken
  * used descriptor, at the used offset vringh would write next (struct
  * vringh's public state).
  */

@@ -4,7 +4,7 @@
  *
  * One thread adds buffers with virtqueue_add_*() until the ring is full and
  * then kicks.  The notify callback plays the device, the harness's mock
- * device (mockdev.h): it marks every available buffer used (length 0), publishes avail_event as a real device does (so
+ * device (harness/mockdev.h): it marks every available buffer used (length 0), publishes avail_event as a real device does (so
  * with EVENT_IDX the next kick is really wanted) and raises an "interrupt"
  * if the driver's used_event or flags ask for one.  vring_interrupt() then
  * runs the queue's callback, which reaps with virtqueue_get_buf() and checks
@@ -49,8 +49,8 @@
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
 
-#include "harness.h"
-#include "mockdev.h"
+#include "harness/harness.h"
+#include "harness/mockdev.h"
 
 #define SG_BYTES	64	/* bytes each scatterlist entry describes */
 #define MAX_BUFFERS	1000000000000UL	/* 10^12: hours, not for ever */
@@ -60,7 +60,7 @@ enum mode { MODE_OUT, MODE_IN, MODE_MIXED };
 static struct virtio_device vdev;
 static struct rig_queue queue;
 
-/* The device (mockdev.h), and whether it owes the driver an interrupt. */
+/* The device (harness/mockdev.h), and whether it owes the driver an interrupt. */
 static struct mockdev dev;
 static bool irq;
 

@@ -20,7 +20,7 @@
  *
  * Only the kernel API is used, so the same program builds against a kernel
  * tree's ring code.  This file holds main() and the options; the scenarios
- * are in vringh_scenarios.c, the parallel test in vringh_parallel.c.
+ * are in vringh_test_scenarios.c, the parallel test in vringh_test_parallel.c.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -88,7 +88,7 @@ static void usage(void)
 "                 empty or N are held (default: the ring size, %d)\n"
 "  --parallel     run the two-thread transfer test\n"
 "  --fast-vringh  (--parallel) the guest never kicks; the host is the mock\n"
-"                 device (mockdev.h): it busy-polls and returns buffers\n"
+"                 device (harness/mockdev.h): it busy-polls and returns buffers\n"
 "                 without reading their descriptors (packed: reading only\n"
 "                 their flags and ids)\n"
 "  --xfers=N      (--parallel) number of buffers to transfer\n"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vringh_test's parts: main and options (vringh_test.c), the
- * single-threaded scenarios (vringh_scenarios.c) and the parallel test
- * (vringh_parallel.c).  What they share is here.
+ * single-threaded scenarios (vringh_test_scenarios.c) and the parallel test
+ * (vringh_test_parallel.c).  What they share is here.
  */
 #ifndef VRINGH_TEST_H
 #define VRINGH_TEST_H
@@ -13,7 +13,7 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
-#include "harness.h"
+#include "harness/harness.h"
 
 #define RING_SIZE	256
 #define RING_BYTES	16384	/* >= rig_ring_bytes(RING_SIZE, split or packed) */
@@ -76,7 +76,7 @@ void init_host(struct vringh *vrh, const struct rig_queue *q,
 void host_complete_batch(struct vringh *vrh, u16 head, u32 len,
 			 unsigned int count);
 
-void run_single(void);		/* vringh_scenarios.c */
-void run_parallel(void);	/* vringh_parallel.c */
+void run_single(void);		/* vringh_test_scenarios.c */
+void run_parallel(void);	/* vringh_test_parallel.c */
 
 #endif /* VRINGH_TEST_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_vhost_user: the vhost-user backend (vhost_user_back.c) and its blk
+ * fuzz_vhost_user: the vhost-user backend (vhost-user/backend.c) and its blk
  * and net models fed a hostile frontend's message stream.
  *
  * Input layout (little endian):
@@ -18,12 +18,12 @@
  * vub_serve().  The invariants: no crash, no sanitizer report, and after
  * the disconnect nothing stays mapped or open.
  */
-#include "fuzz.h"
+#include "fuzz/fuzz.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include "vhost_models.h"
+#include "vhost-user/dev_models.h"
 
 #define MEM_SIZE	(64 << 10)
 

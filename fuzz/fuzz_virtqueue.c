@@ -26,15 +26,15 @@
  *  - after teardown every token came back exactly once (get_buf, detach
  *    or recycle) and kmalloc_outstanding() is where it was.
  */
-#include "fuzz.h"
+#include "fuzz/fuzz.h"
 
 #include <errno.h>
 #include <linux/virtio.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
 
-#include "../harness.h"
-#include "../mockdev.h"
+#include "harness/harness.h"
+#include "harness/mockdev.h"
 
 #define MAX_RING_SIZE		64
 #define MAX_SG		6
@@ -71,7 +71,7 @@ static struct fuzz_state {
 	unsigned long fail_at;	/* kmalloc_fail_nth() armed with this */
 	bool may_reduce;
 
-	/* The device: its writes go through the mock device (mockdev.h). */
+	/* The device: its writes go through the mock device (harness/mockdev.h). */
 	struct mockdev dev;
 	bool valid;		/* it has behaved so far */
 	uint16_t avail_idx;	/* what the driver has published */

@@ -30,7 +30,7 @@
  *    covers, what pull reads and where push writes;
  *  - nothing leaks: kmalloc_outstanding() is back where it was.
  */
-#include "fuzz.h"
+#include "fuzz/fuzz.h"
 
 #include <errno.h>
 #include <linux/virtio_config.h>

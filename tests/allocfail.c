@@ -27,7 +27,7 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
-#include "../harness.h"
+#include "harness/harness.h"
 
 #undef CHECK
 #define CHECK(cond) do {						\

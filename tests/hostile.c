@@ -27,8 +27,8 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
-#include "../harness.h"
-#include "../mockdev.h"
+#include "harness/harness.h"
+#include "harness/mockdev.h"
 
 #define RING_SIZE	16
 #define MEM_SIZE	(64 * 1024)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The mock device (mockdev.h) against the linked driver: does it notify
+ * The mock device (harness/mockdev.h) against the linked driver: does it notify
  * exactly when the driver's event says it must?  The --fast-vringh host,
  * vring_bench and the fuzz target all decide their interrupts with
  * mockdev_publish(), so a wrong answer there is a lost wake-up (a hang) or
@@ -17,8 +17,8 @@
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
 
-#include "harness.h"
-#include "mockdev.h"
+#include "harness/harness.h"
+#include "harness/mockdev.h"
 
 #define NUM	8	/* ring entries */
 

@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
-#include "vhost_user.h"
+#include "vhost-user/wire.h"
 
 static char dir[64], sock_path[128], err_path[128];
 static long err_seen;		/* bytes of the backend's stderr already read */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vhost-user wire layer (vhost_user.c) on a socketpair: whole messages
+ * The vhost-user wire layer (vhost-user/wire.c) on a socketpair: whole messages
  * with descriptors, and each way a peer can send a broken one.
  *
  *   tests/vhost_user_wire --list     the case names
@@ -14,8 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "harness.h"
-#include "vhost_user.h"
+#include "harness/harness.h"
+#include "vhost-user/wire.h"
 
 static int sv[2];
 

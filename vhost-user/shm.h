@@ -10,34 +10,34 @@
  * indirect table of every add costs a list pop; bigger ones are whole,
  * page-aligned pages (what alloc_pages_exact() promises ring code).
  */
-#ifndef RIG_VHOST_MEM_H
-#define RIG_VHOST_MEM_H
+#ifndef RIG_VHOST_USER_SHM_H
+#define RIG_VHOST_USER_SHM_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/slab.h>
 
-#define VU_ARENA_CLASSES	8	/* 16 .. 2048 bytes */
-#define VU_ARENA_LARGE		256	/* most live blocks above 2 KiB */
+#define SHM_ARENA_CLASSES	8	/* 16 .. 2048 bytes */
+#define SHM_ARENA_LARGE		256	/* most live blocks above 2 KiB */
 
-struct vu_arena {
+struct shm_arena {
 	struct kmalloc_arena ka;
 	char *base, *top, *end;
-	void *free[VU_ARENA_CLASSES];
+	void *free[SHM_ARENA_CLASSES];
 	struct {
 		char *p;
 		size_t size;
 		bool used;
-	} large[VU_ARENA_LARGE];
+	} large[SHM_ARENA_LARGE];
 	unsigned int nlarge;
 	size_t in_use, peak;	/* bytes handed out */
 };
 
-void vu_arena_init(struct vu_arena *a, void *base, size_t size);
+void shm_arena_init(struct shm_arena *a, void *base, size_t size);
 /* Make kmalloc() in this thread use @a (NULL: malloc again). */
-void vu_arena_attach(struct vu_arena *a);
+void shm_arena_attach(struct shm_arena *a);
 /* NULL when the region is full. */
-void *vu_arena_alloc(struct vu_arena *a, size_t size);
-void vu_arena_free(struct vu_arena *a, void *p);
+void *shm_arena_alloc(struct shm_arena *a, size_t size);
+void shm_arena_free(struct shm_arena *a, void *p);
 
-#endif /* RIG_VHOST_MEM_H */
+#endif /* RIG_VHOST_USER_SHM_H */

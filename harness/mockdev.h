@@ -30,7 +30,7 @@
 #ifndef RIG_MOCKDEV_H
 #define RIG_MOCKDEV_H
 
-#include "harness.h"
+#include "harness/harness.h"
 
 struct mockdev {
 	struct virtio_device *vdev;	/* features: byte order, EVENT_IDX */

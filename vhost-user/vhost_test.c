@@ -7,8 +7,8 @@
  * The virtqueues are made with vring_create_virtqueue() and driven only
  * through the kernel API, so a kernel tree's virtio_ring.c (GUEST=kernel)
  * runs unchanged.  Everything the ring code allocates comes from one memfd
- * region that the backend maps (vhost_mem.h), and the frontend
- * (vhost_user_front.h) describes it with guest_phys_addr == userspace_addr
+ * region that the backend maps (vhost-user/shm.h), and the frontend
+ * (vhost-user/frontend.h) describes it with guest_phys_addr == userspace_addr
  * == our mapping: descriptor addresses and ring addresses are the same
  * numbers on both sides.
  *
@@ -45,8 +45,8 @@
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
 
-#include "harness.h"
-#include "vhost_test.h"
+#include "harness/harness.h"
+#include "vhost-user/vhost_test.h"
 
 #define VIRTIO_NET_F_MQ		22
 #define VIRTIO_BLK_F_SEG_MAX	2
@@ -85,7 +85,7 @@ uint64_t vt_random(void)
 
 void *vt_alloc(size_t size)
 {
-	void *p = vu_arena_alloc(&vt.arena, size);
+	void *p = shm_arena_alloc(&vt.arena, size);
 
 	if (!p)
 		vt_fail("shared memory full (%zu bytes asked, %zu of %zu in use)",
@@ -659,9 +659,9 @@ int main(int argc, char *argv[])
 
 	if (!vu_region_create(&vt.region, region_size()))
 		rig_die("shared memory of %zu bytes", region_size());
-	vu_arena_init(&vt.arena, vt.region.addr, vt.region.size);
+	shm_arena_init(&vt.arena, vt.region.addr, vt.region.size);
 	/* From here every kmalloc() of the ring code is shared memory. */
-	vu_arena_attach(&vt.arena);
+	shm_arena_attach(&vt.arena);
 	rig_vdev_init(&vt.vdev, 0);
 
 	if (vt.torture) {
@@ -674,7 +674,7 @@ int main(int argc, char *argv[])
 		vu_disconnect(&vt.front);
 		queues_destroy();
 	}
-	vu_arena_attach(NULL);
+	shm_arena_attach(NULL);
 	vu_region_destroy(&vt.region);
 	return rc;
 }

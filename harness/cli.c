@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "harness/harness.h"
 
 void rig_usage_hint(void)
 {

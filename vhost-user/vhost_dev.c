@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/virtio_config.h>
-#include "harness.h"
-#include "vhost_models.h"
+#include "harness/harness.h"
+#include "vhost-user/dev_models.h"
 
 static const char usage_text[] =
 "Usage: vhost_dev --socket=PATH --type=blk|net [options]\n"

@@ -4,7 +4,7 @@
  * vhost-user backend in another process.  What the program's parts share:
  * the connection, the shared memory, the queues, waiting with a timeout,
  * failing with the ring state.  vhost_test.c sets up and tears down,
- * vhost_test_models.c holds the device models (net, blk), vhost_test_torture.c the
+ * vhost_test_requests.c holds the device models (net, blk), vhost_test_torture.c the
  * backend torture cases.
  */
 #ifndef RIG_VHOST_TEST_H
@@ -15,8 +15,8 @@
 
 #include <linux/virtio.h>
 
-#include "vhost_mem.h"
-#include "vhost_user_front.h"
+#include "vhost-user/shm.h"
+#include "vhost-user/frontend.h"
 
 #define VT_MAX_QUEUES	16
 
@@ -52,7 +52,7 @@ struct vt {
 	/* State. */
 	struct vu_front front;
 	struct vu_region region;
-	struct vu_arena arena;
+	struct shm_arena arena;
 	struct virtio_device vdev;
 	struct vt_queue q[VT_MAX_QUEUES];
 	unsigned int nq;

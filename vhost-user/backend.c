@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vhost-user backend: see vhost_user_back.h.  The protocol is QEMU's
+ * The vhost-user backend: see vhost-user/backend.h.  The protocol is QEMU's
  * docs/interop/vhost-user.rst; the wire format is vhost_user.[ch].
  */
 #define _GNU_SOURCE
@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <linux/vringh.h>
 #include <linux/virtio_config.h>
-#include "vhost_user_back.h"
+#include "vhost-user/backend.h"
 
 /* The fake user-address window of linux/uaccess.h. */
 extern void *__user_addr_min, *__user_addr_max;

@@ -14,14 +14,14 @@
  * guest_phys_addr == userspace_addr == our mapping, so the addresses the
  * ring code writes into descriptors are valid for the backend as they are.
  */
-#ifndef RIG_VHOST_USER_FRONT_H
-#define RIG_VHOST_USER_FRONT_H
+#ifndef RIG_VHOST_USER_FRONTEND_H
+#define RIG_VHOST_USER_FRONTEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vhost_user.h"
+#include "vhost-user/wire.h"
 
 /* Memory the backend maps: a memfd, mapped once at @addr. */
 struct vu_region {
@@ -93,4 +93,4 @@ int vu_request(struct vu_front *f, struct vhost_user_msg *msg,
 /* Is the connection still up (no EOF or error waiting on the socket)? */
 bool vu_alive(struct vu_front *f);
 
-#endif /* RIG_VHOST_USER_FRONT_H */
+#endif /* RIG_VHOST_USER_FRONTEND_H */

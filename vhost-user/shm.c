@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Shared-region allocator under kmalloc(): see vhost_mem.h. */
+/* Shared-region allocator under kmalloc(): see vhost-user/shm.h. */
 #include <stdint.h>
 #include <string.h>
 
-#include "vhost_mem.h"
+#include "vhost-user/shm.h"
 
 #define ARENA_PAGE	4096UL
 #define SMALL_MIN	16UL
-#define SMALL_MAX	(SMALL_MIN << (VU_ARENA_CLASSES - 1))
+#define SMALL_MAX	(SMALL_MIN << (SHM_ARENA_CLASSES - 1))
 #define HDR		16UL	/* before a small block: its class */
 
-static char *bump(struct vu_arena *a, size_t size, size_t align)
+static char *bump(struct shm_arena *a, size_t size, size_t align)
 {
 	uintptr_t p = ((uintptr_t)a->top + align - 1) & ~(uintptr_t)(align - 1);
 
@@ -29,7 +29,7 @@ static unsigned int class_of(size_t size)
 	return c;
 }
 
-static void *alloc_small(struct vu_arena *a, size_t size)
+static void *alloc_small(struct shm_arena *a, size_t size)
 {
 	unsigned int c = class_of(size);
 	char *p = a->free[c];
@@ -47,9 +47,9 @@ static void *alloc_small(struct vu_arena *a, size_t size)
 	return p;
 }
 
-static void *alloc_large(struct vu_arena *a, size_t size)
+static void *alloc_large(struct shm_arena *a, size_t size)
 {
-	unsigned int i, spare = VU_ARENA_LARGE;
+	unsigned int i, spare = SHM_ARENA_LARGE;
 
 	size = (size + ARENA_PAGE - 1) & ~(ARENA_PAGE - 1);
 	/* Reuse a freed block of exactly this size, else take fresh pages. */
@@ -58,11 +58,11 @@ static void *alloc_large(struct vu_arena *a, size_t size)
 			continue;
 		if (a->large[i].size == size)
 			goto take;
-		if (!a->large[i].p && spare == VU_ARENA_LARGE)
+		if (!a->large[i].p && spare == SHM_ARENA_LARGE)
 			spare = i;
 	}
-	if (spare == VU_ARENA_LARGE) {
-		if (a->nlarge == VU_ARENA_LARGE)
+	if (spare == SHM_ARENA_LARGE) {
+		if (a->nlarge == SHM_ARENA_LARGE)
 			return NULL;
 		spare = a->nlarge++;
 	}
@@ -79,7 +79,7 @@ take:
 	return a->large[i].p;
 }
 
-static int large_index(struct vu_arena *a, const void *p)
+static int large_index(struct shm_arena *a, const void *p)
 {
 	unsigned int i;
 
@@ -89,7 +89,7 @@ static int large_index(struct vu_arena *a, const void *p)
 	return -1;
 }
 
-void *vu_arena_alloc(struct vu_arena *a, size_t size)
+void *shm_arena_alloc(struct shm_arena *a, size_t size)
 {
 	void *p = size <= SMALL_MAX ? alloc_small(a, size) : alloc_large(a, size);
 
@@ -98,7 +98,7 @@ void *vu_arena_alloc(struct vu_arena *a, size_t size)
 	return p;
 }
 
-void vu_arena_free(struct vu_arena *a, void *p)
+void shm_arena_free(struct shm_arena *a, void *p)
 {
 	int i;
 
@@ -121,7 +121,7 @@ void vu_arena_free(struct vu_arena *a, void *p)
 	}
 }
 
-static size_t block_size(struct vu_arena *a, void *p)
+static size_t block_size(struct shm_arena *a, void *p)
 {
 	int i = ((uintptr_t)p & (ARENA_PAGE - 1)) ? -1 : large_index(a, p);
 
@@ -132,31 +132,31 @@ static size_t block_size(struct vu_arena *a, void *p)
 
 static void *ka_alloc(struct kmalloc_arena *ka, size_t size)
 {
-	return vu_arena_alloc((struct vu_arena *)ka, size);
+	return shm_arena_alloc((struct shm_arena *)ka, size);
 }
 
 static void ka_free(struct kmalloc_arena *ka, void *p)
 {
-	vu_arena_free((struct vu_arena *)ka, p);
+	shm_arena_free((struct shm_arena *)ka, p);
 }
 
 static void *ka_realloc(struct kmalloc_arena *ka, void *p, size_t size)
 {
-	struct vu_arena *a = (struct vu_arena *)ka;
+	struct shm_arena *a = (struct shm_arena *)ka;
 	size_t old = block_size(a, p);
 	void *n;
 
 	if (size <= old)
 		return p;
-	n = vu_arena_alloc(a, size);
+	n = shm_arena_alloc(a, size);
 	if (!n)
 		return NULL;
 	memcpy(n, p, old);
-	vu_arena_free(a, p);
+	shm_arena_free(a, p);
 	return n;
 }
 
-void vu_arena_init(struct vu_arena *a, void *base, size_t size)
+void shm_arena_init(struct shm_arena *a, void *base, size_t size)
 {
 	memset(a, 0, sizeof(*a));
 	a->base = a->top = base;
@@ -168,7 +168,7 @@ void vu_arena_init(struct vu_arena *a, void *base, size_t size)
 	a->ka.free = ka_free;
 }
 
-void vu_arena_attach(struct vu_arena *a)
+void shm_arena_attach(struct shm_arena *a)
 {
 	__kmalloc_arena = a ? &a->ka : NULL;
 }

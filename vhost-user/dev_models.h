@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Device models served over vhost-user (vhost_user_back.h): a virtio-blk
+ * Device models served over vhost-user (vhost-user/backend.h): a virtio-blk
  * disk and a virtio-net port.  They know their request formats and reach
  * the rings only through the vringh API.
  */
-#ifndef RIG_VHOST_MODELS_H
-#define RIG_VHOST_MODELS_H
+#ifndef RIG_VHOST_USER_DEV_MODELS_H
+#define RIG_VHOST_USER_DEV_MODELS_H
 
 #include <stdint.h>
 #include <stdio.h>
-#include "vhost_user_back.h"
+#include "vhost-user/backend.h"
 
 struct blk_model {
 	uint8_t *disk;			/* the whole disk, mapped */
@@ -46,4 +46,4 @@ void net_model_init(struct vub_device *dev, struct net_model *n, uint64_t featur
 /* "net: mode=... rx=... tx=... dropped=... bad=..." */
 void net_model_report(struct net_model *n, FILE *f);
 
-#endif /* RIG_VHOST_MODELS_H */
+#endif /* RIG_VHOST_USER_DEV_MODELS_H */

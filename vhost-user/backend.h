@@ -5,7 +5,7 @@
  * _user API with a getrange callback that translates guest addresses one
  * memory region at a time.
  *
- * A device model (blk, net: vhost_models.c) fills in a struct vub_device:
+ * A device model (blk, net: vhost-user/dev_models.c) fills in a struct vub_device:
  * the features it offers, its config space, and what to do when a queue is
  * kicked.  It reaches its rings only through the vringh API and the helpers
  * below, so a kernel tree's vringh.c (HOST=kernel) serves the same drivers.
@@ -18,14 +18,14 @@
  * shrank after we mapped it); vub_serve() then returns and the caller may
  * accept the next frontend.
  */
-#ifndef RIG_VHOST_USER_BACK_H
-#define RIG_VHOST_USER_BACK_H
+#ifndef RIG_VHOST_USER_BACKEND_H
+#define RIG_VHOST_USER_BACKEND_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/uio.h>
 #include <linux/vringh.h>
-#include "vhost_user.h"
+#include "vhost-user/wire.h"
 
 #define VUB_MAX_QUEUES	4
 #define VUB_MAX_RING	32768
@@ -138,4 +138,4 @@ void vub_queue_notify(struct vub_queue *q);
 /* vringh refused the ring (@err): report it, stop serving the queue. */
 void vub_queue_fail(struct vub_queue *q, int err, const char *what);
 
-#endif /* RIG_VHOST_USER_BACK_H */
+#endif /* RIG_VHOST_USER_BACKEND_H */

@@ -10,8 +10,8 @@
  * This file knows nothing about rings or devices: the frontend (the driver's
  * side) and the backend (the device's side) build on it.
  */
-#ifndef RIG_VHOST_USER_H
-#define RIG_VHOST_USER_H
+#ifndef RIG_VHOST_USER_WIRE_H
+#define RIG_VHOST_USER_WIRE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -226,4 +226,4 @@ void vhost_user_msg_u64(struct vhost_user_msg *msg, uint32_t request,
 void vhost_user_msg_state(struct vhost_user_msg *msg, uint32_t request,
 			  uint32_t index, uint32_t num);
 
-#endif /* RIG_VHOST_USER_H */
+#endif /* RIG_VHOST_USER_WIRE_H */

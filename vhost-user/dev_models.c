@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * virtio-blk and virtio-net device models for the vhost-user backend: see
- * vhost_models.h.  Request formats: virtio 1.2 sections 5.2 (block) and
+ * vhost-user/dev_models.h.  Request formats: virtio 1.2 sections 5.2 (block) and
  * 5.1 (network).
  */
 #define _GNU_SOURCE
@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <linux/vringh.h>
 #include <linux/virtio_config.h>
-#include "vhost_models.h"
+#include "vhost-user/dev_models.h"
 
 /* Bytes left in an iov from where it stands. */
 static size_t iov_left(const struct vringh_iov *v)

@@ -12,7 +12,7 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
-#include "harness.h"
+#include "harness/harness.h"
 
 /* @p (a guest address) in @shm's host mapping, or NULL if not in @shm. */
 static void *host_addr(const struct rig_shm *shm, const void *p)

@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "vringh_test.h"
-#include "mockdev.h"
+#include "harness/mockdev.h"
 
 struct par {
 	struct rig_shm shm;
@@ -165,7 +165,7 @@ static void *guest_thread(void *arg __attribute__((unused)))
 }
 
 /*
- * --fast-vringh: the host is the mock device (mockdev.h), busy-polling.  It
+ * --fast-vringh: the host is the mock device (harness/mockdev.h), busy-polling.  It
  * takes each buffer without reading its descriptors (packed: only their
  * flags and the last one's id), returns it at once with length 0, and when
  * it finds the ring empty publishes what it used and calls the guest if it

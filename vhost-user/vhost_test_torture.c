@@ -39,8 +39,8 @@
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
 
-#include "harness.h"
-#include "vhost_test.h"
+#include "harness/harness.h"
+#include "vhost-user/vhost_test.h"
 
 #define RING_NUM	64
 #define OBSERVE_MS	1500

@@ -18,7 +18,7 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
-#include "harness.h"
+#include "harness/harness.h"
 
 #ifndef RIG_BUILD_CC
 #define RIG_BUILD_CC "unknown compiler"

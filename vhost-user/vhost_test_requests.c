@@ -33,8 +33,8 @@
 #include <linux/virtio_config.h>
 #include <linux/scatterlist.h>
 
-#include "harness.h"
-#include "vhost_test.h"
+#include "harness/harness.h"
+#include "vhost-user/vhost_test.h"
 
 /* Used lengths past what the buffer offers fail; shorter ones are counted. */
 static void check_len(struct vt_queue *q, unsigned int len, unsigned int max,

@@ -21,7 +21,7 @@
 #include <linux/virtio_ring.h>
 #include <linux/vringh.h>
 
-#include "harness.h"
+#include "harness/harness.h"
 
 void rig_vdev_init(struct virtio_device *vdev, u64 features)
 {
