@@ -1,0 +1,297 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# A KTAP check runner, sourced by a check matrix (tests/run-check.sh).
+# The matrix declares its checks (expect, suite, skip_check, fail_check),
+# then calls ktap_main: the checks run JOBS at a time and their results
+# print in order as KTAP, the kernel's TAP dialect
+# (Documentation/dev-tools/ktap.rst, as kselftest prints it).  See
+# tests/README.
+#
+# The caller sets FILTER (an ERE or empty), LIST (non-empty: print the
+# names only), JOBS, TIMEOUT (seconds a check may take) and LOG (a private
+# folder, removed by the caller).
+
+# ---- Declaring checks ----
+# Each check is one entry of CHECKS: the words of the call that runs it,
+# shell-quoted.  PREFIX names the build under test when several are
+# checked (--ksrc).
+PREFIX=
+# A check declared with LONG set (LONG=1 some_checks) takes tens of
+# seconds: it starts early, beside the short ones (see the end).
+CHECKS=() LONGS=()
+declare_check() {
+	local name=$PREFIX$2
+	[ -z "$FILTER" ] || [[ $name =~ $FILTER ]] || return 0
+	[ -z "${LONG:-}" ] || LONGS+=("${#CHECKS[@]}")
+	CHECKS+=("$(printf '%q ' "$1" "$name" "${@:3}")")
+}
+
+# expect NAME STATUS [TEST...] -- CMD [ARG...]: CMD, run under timeout,
+# must exit with STATUS and pass every TEST:
+#   out=ERE                a line of stdout matches ERE
+#   out-empty              stdout is empty
+#   out-lines=N            stdout is N lines long
+#   out-last=TEXT          the last line of stdout is TEXT
+#   out-like=FILE          stdout is what FILE shows (see like)
+#   err=ERE, err-empty ... the same of stderr
+# Exit 77 (when STATUS is not 77) is a SKIP: the ring code under test lacks
+# the feature, and the program said why on its first line of output.
+expect() { declare_check run_expect "$@"; }
+# A check that cannot run: skipped, or failed, with the reason.
+skip_check() { declare_check run_skip "$@"; }
+fail_check() { declare_check run_fail "$@"; }
+# suite NAME CMD...: a sub-suite printing "PASS: name", "FAIL: name" (and
+# lines of detail) and "SKIP: name: reason" lines.  It runs when ERE
+# matches NAME or holds NAME/.
+suite() {
+	[ -z "$FILTER" ] || [[ $PREFIX$1 =~ $FILTER || $FILTER == *"$1/"* ]] || return 0
+	FILTER='' declare_check run_suite "$@"
+}
+
+# ---- Running checks ----
+
+# Seconds since $1 (an $EPOCHREALTIME), to the millisecond.
+elapsed() {
+	local us=$((${EPOCHREALTIME//[!0-9]/} - ${1//[!0-9]/}))
+	printf '%d.%03ds' $((us / 1000000)) $((us % 1000000 / 1000))
+}
+
+# result ok|fail|skip NAME TIME|REASON: count a check, print its KTAP line.
+result() {
+	n=$((n + 1))
+	case $1 in
+	ok) passed=$((passed + 1)); echo "ok $n - $2 # time $3" ;;
+	fail) failed=$((failed + 1)); echo "not ok $n - $2 # time $3" ;;
+	skip) skipped=$((skipped + 1)); echo "ok $n - $2 # SKIP $3" ;;
+	esac
+}
+
+# Lines of text as KTAP diagnostics.
+diag() { sed 's/^/# /'; }
+
+# The first line a program printed, stdout first: why it skipped.
+first_line() {
+	local line
+	{ IFS= read -r line <"$W/out" || IFS= read -r line <"$W/err"; } && echo "$line"
+}
+
+# like GOT WANT: file GOT is what file WANT shows, numbers (decimal, or hex
+# after 0x) aside; a "..." line in WANT stands for any lines.
+like() {
+	local num='s/0x[0-9a-f]+/N/g; s/[0-9]+/N/g' got want head tail
+	got=$(sed -E "$num" "$1")
+	want=$(sed -E "$num" "$2")
+	if ! grep -qx '\.\.\.' <<<"$want"; then
+		[ "$got" = "$want" ]
+		return
+	fi
+	head=$(sed '/^\.\.\.$/,$d' <<<"$want")
+	tail=$(sed '1,/^\.\.\.$/d' <<<"$want")
+	[ "$(head -n "$(grep -c . <<<"$head")" <<<"$got")" = "$head" ] &&
+		[ "$(tail -n "$(grep -c . <<<"$tail")" <<<"$got")" = "$tail" ]
+}
+
+# Does TEST (see expect) hold for the output in $W?  If not, say why.
+holds() {
+	local what=${1%%[=-]*} lines
+	local f=$W/$what arg=${1#*=}
+	case ${1#"$what"} in
+	=*)
+		grep -Eq -- "$arg" "$f" || { echo "$what has no line matching '$arg'"; return 1; } ;;
+	-empty)
+		[ ! -s "$f" ] || { echo "$what is not empty"; return 1; } ;;
+	-lines=*)
+		mapfile -t lines <"$f"
+		[ "${#lines[@]}" -eq "$arg" ] ||
+			{ echo "$what is ${#lines[@]} lines long, not $arg"; return 1; } ;;
+	-last=*)
+		mapfile -t lines <"$f"
+		if [ "${#lines[@]}" -eq 0 ] || [ "${lines[-1]}" != "$arg" ]; then
+			echo "the last line of $what is not '$arg'"
+			return 1
+		fi ;;
+	-like=*)
+		like "$f" "$arg" ||
+			{ echo "$what is not like $arg (numbers aside, ... any lines):"; cat "$arg"; return 1; } ;;
+	*)
+		echo "ktap.sh: unknown test '$1'"; return 1 ;;
+	esac
+}
+
+# run_cmd CMD...: CMD under timeout, its output in $W/out and $W/err; sets
+# the caller's start and rc.
+run_cmd() {
+	start=$EPOCHREALTIME
+	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err"
+	rc=$?
+}
+
+run_expect() {
+	local name=$1 want=$2 tests=() t start rc why=
+	shift 2
+	while [ "$1" != -- ]; do
+		tests+=("$1")
+		shift
+	done
+	shift
+	run_cmd "$@"
+	if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then
+		result skip "$name" "$(first_line) ($(elapsed "$start"))"
+		return
+	fi
+	if [ "$rc" -eq 124 ]; then
+		why="timed out after ${TIMEOUT}s"
+	elif [ "$rc" -ne "$want" ]; then
+		why="exit status $rc, wanted $want"
+	else
+		for t in "${tests[@]}"; do
+			why=$(holds "$t") || break
+			why=
+		done
+	fi
+	if [ -z "$why" ]; then
+		result ok "$name" "$(elapsed "$start")"
+		return
+	fi
+	{
+		echo "command: $*"
+		echo "$why"
+		tail -n 10 "$W/out" | sed 's/^/stdout: /'
+		tail -n 20 "$W/err" | sed 's/^/stderr: /'
+	} | diag
+	result fail "$name" "$(elapsed "$start")"
+}
+
+run_skip() { result skip "$1" "$2"; }
+run_fail() { echo "$2" | diag; result fail "$1" 0.000s; }
+
+# The sub-suite's lines as a nested KTAP test (indented two spaces); each
+# counts in the totals.  The suite is one check: it fails if a line did,
+# or if it exits non-zero without a FAIL line.
+run_suite() {
+	local name=$1 start rc line k=0 bad=0 leaf
+	shift
+	run_cmd "$@"
+	while IFS= read -r line; do
+		case $line in
+		PASS:* | FAIL:*) leaf=${line#*: } ;;
+		SKIP:*) leaf=${line#*: } leaf=${leaf%%: *} ;;
+		\#*) echo "$line"; continue ;;
+		*) [ -n "$line" ] && echo "# $line"; continue ;;
+		esac
+		[ -z "$FILTER" ] || [[ $leaf =~ $FILTER || $name =~ $FILTER ]] || continue
+		k=$((k + 1))
+		case $line in
+		PASS:*) passed=$((passed + 1)); echo "ok $k - $leaf" ;;
+		FAIL:*) failed=$((failed + 1)) bad=1; echo "not ok $k - $leaf" ;;
+		SKIP:*) skipped=$((skipped + 1)); echo "ok $k - $leaf # SKIP ${line#*: "$leaf": }" ;;
+		esac
+	done <"$W/out" >"$W/nested"
+	echo "  KTAP version 1"
+	echo "  # Subtest: $name"
+	diag <"$W/err" | sed 's/^/  /'
+	echo "  1..$k"
+	sed 's/^/  /' "$W/nested"
+	if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
+		# Not one of its lines failed: the suite itself counts as failed.
+		echo "# $* exited with status $rc without a FAIL line"
+		result fail "$name" "$(elapsed "$start")"
+		return
+	fi
+	# The suite's own line: its lines are counted already.
+	n=$((n + 1))
+	echo "$([ "$bad" -eq 1 ] && echo "not ")ok $n - $name # time $(elapsed "$start")"
+}
+
+
+# ---- The main loop ----
+# Each check runs in a background job with its own folder $W, writing its
+# KTAP lines to $W/tap and then its counts to $W/counts; the results are
+# printed in order as soon as every check before them is done.  The long
+# checks start first, but take at most JOBS-1 slots while short ones wait,
+# so that the short ones go on in order beside them.
+run_one() {
+	W=$LOG/$1
+	mkdir "$W"
+	n=$1 passed=0 failed=0 skipped=0
+	eval "${CHECKS[$1]}" >"$W/tap"
+	echo "$passed $failed $skipped" >"$W/n"
+	mv "$W/n" "$W/counts"
+}
+
+show_done() {
+	local p f s
+	while [ -e "$LOG/$shown/counts" ]; do
+		cat "$LOG/$shown/tap"
+		read -r p f s <"$LOG/$shown/counts"
+		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+		rm -rf "${LOG:?}/$shown"
+		shown=$((shown + 1))
+	done
+}
+
+# Start the next check: the next long one while a slot is left for the
+# short ones (or none is left to run), else the next short one.
+start_next() {
+	local i
+	if [ "$long_next" -lt "${#LONGS[@]}" ] &&
+	   { [ "$long_running" -lt $((JOBS - 1)) ] || [ "$short_next" -ge "${#order[@]}" ]; }; then
+		i=${order[$long_next]}
+		long_next=$((long_next + 1))
+		run_one "$i" &
+		long_pid[$!]=1
+		long_running=$((long_running + 1))
+	elif [ "$short_next" -lt "${#order[@]}" ]; then
+		i=${order[$short_next]}
+		short_next=$((short_next + 1))
+		run_one "$i" &
+	else
+		return 1
+	fi
+	running=$((running + 1))
+}
+
+# ktap_main: print the names (LIST) or run every declared check; exit
+# non-zero if any failed.
+ktap_main() {
+	if [ -n "$LIST" ]; then
+		for c in "${CHECKS[@]}"; do
+			eval "set -- $c"
+			echo "$2"
+		done
+		return 0
+	fi
+	if [ ${#CHECKS[@]} -eq 0 ]; then
+		echo "run-check.sh: no check's name matches '$FILTER'" >&2
+		return 1
+	fi
+	local i pid begin=$EPOCHREALTIME
+	shown=0 passed=0 failed=0 skipped=0
+	echo "KTAP version 1"
+	echo "1..${#CHECKS[@]}"
+	declare -A is_long
+	for i in "${LONGS[@]}"; do
+		is_long[$i]=1
+	done
+	order=("${LONGS[@]}")
+	for ((i = 0; i < ${#CHECKS[@]}; i++)); do
+		[ -n "${is_long[$i]:-}" ] || order+=("$i")
+	done
+	long_next=0 short_next=${#LONGS[@]} running=0 long_running=0
+	declare -A long_pid
+	while :; do
+		while [ "$running" -lt "$JOBS" ] && start_next; do :; done
+		[ "$running" -gt 0 ] || break
+		wait -n -p pid
+		running=$((running - 1))
+		if [ -n "${long_pid[$pid]:-}" ]; then
+			unset "long_pid[$pid]"
+			long_running=$((long_running - 1))
+		fi
+		show_done
+	done
+	show_done
+	echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+}
