@@ -32,11 +32,29 @@ RIG_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -pthread $(RIG_INCLUDES) -I$(srct
 ALL_CFLAGS = $(RIG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = -pthread $(LDFLAGS)
 
-# Built into the programs (--version) so every result says what produced it.
+# Built into the programs (--version) so every result says what produced it:
+# the compiler, CFLAGS, and for each side the tree its ring code comes from,
+# that tree's git describe and a hash of the ring files compiled
+# (kernel/ring-id.sh).  KSRC_GUEST_FILES and KSRC_HOST_FILES are a kernel
+# tree's (kernel/ksrc-build.mk).  Only harness/harness.o depends on
+# .rig-ring-id, rewritten when that changes.
 BUILD_CC := $(shell $(CC) --version 2>/dev/null | head -n 1)
+RIG_GUEST_FILES := virtio_ring.c linux/virtio.h linux/virtio_ring.h
+RIG_HOST_FILES := vringh.c linux/vringh.h
+ring-id = $(shell $(srctree)/kernel/ring-id.sh $(call shell-quote,$(if $(filter kernel,$(1)),$(KSRC),$(abspath $(srctree)))) \
+	$(if $(filter kernel,$(1)),$(KSRC_$(2)_FILES),$(RIG_$(2)_FILES)))
+RIG_GUEST_SRC := $(call ring-id,$(GUEST),GUEST)
+RIG_HOST_SRC := $(call ring-id,$(HOST),HOST)
+RIG_RING_ID := .rig-ring-id
+$(RIG_RING_ID): FORCE
+	$(Q)echo $(call shell-quote,$(RIG_GUEST_SRC) $(RIG_HOST_SRC)) | cmp -s - $@ || \
+		echo $(call shell-quote,$(RIG_GUEST_SRC) $(RIG_HOST_SRC)) >$@
+harness/harness.o: $(RIG_RING_ID)
 harness/harness.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
 	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"' \
-	-DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"'
+	-DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"' \
+	-DRIG_GUEST_SRC=$(call shell-quote,$(RIG_GUEST_SRC)) \
+	-DRIG_HOST_SRC=$(call shell-quote,$(RIG_HOST_SRC))
 
 # ---- Building ----
 # One link rule: NAME.o (or $(NAME-main)), then $(NAME-objs), then $(NAME-libs).
@@ -66,7 +84,7 @@ obj-dirs := $(sort $(dir $(ALL_PROGS) $(foreach p,$(ALL_PROGS),$($(p)-main) $($(
 clean:
 	$(quiet) CLEAN $(CURDIR)
 	$(Q)rm -f $(ALL_PROGS) $(addsuffix *.o,$(obj-dirs)) $(addsuffix *.d,$(obj-dirs))
-	$(Q)rm -rf $(RIG_CONFIG) ksrc build-fuzz build-asan build-ubsan build-tsan \
+	$(Q)rm -rf $(RIG_CONFIG) $(RIG_RING_ID) ksrc build-fuzz build-asan build-ubsan build-tsan \
 		build-valgrind build-ab build-regress
 
 # ---- Checking ----

@@ -116,6 +116,12 @@ build() {
 	else
 		git -C "$top" archive "$2" | tar -xf - -C "$dest"
 	fi || die "cannot export $2 into $dest"
+	# What the programs' --version names the export by (kernel/ring-id.sh).
+	if [ "$2" = worktree ]; then
+		git -C "$top" describe --always --dirty
+	else
+		git -C "$top" describe --always "$2"
+	fi >"$dest/.rig-describe" 2>/dev/null || rm -f "$dest/.rig-describe"
 	set -- -C "$dest"
 	[ -n "${CC:-}" ] && set -- "$@" "CC=$CC"
 	[ -n "${CFLAGS+set}" ] && set -- "$@" "CFLAGS=$CFLAGS"

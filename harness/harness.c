@@ -32,6 +32,21 @@
 #ifndef RIG_HOST_IMPL
 #define RIG_HOST_IMPL "rig"
 #endif
+#ifndef RIG_GUEST_SRC
+#define RIG_GUEST_SRC { "unknown", "", "unknown" }
+#endif
+#ifndef RIG_HOST_SRC
+#define RIG_HOST_SRC { "unknown", "", "unknown" }
+#endif
+
+/* Where a side's ring code came from (kernel/ring-id.sh writes these). */
+struct rig_ring_src {
+	const char *tree;	/* the tree's path */
+	const char *describe;	/* its git describe, or "" */
+	const char *files;	/* a hash of the ring files compiled */
+};
+static const struct rig_ring_src guest_src = RIG_GUEST_SRC;
+static const struct rig_ring_src host_src = RIG_HOST_SRC;
 
 void rig_check_failed(const char *file, int line, const char *cond)
 {
@@ -100,11 +115,21 @@ const char *rig_host_impl(void)
 	return RIG_HOST_IMPL;
 }
 
+static void print_src(const char *side, const struct rig_ring_src *src)
+{
+	printf("%s from %s (%s%sring files %s)", side, src->tree,
+	       src->describe, *src->describe ? ", " : "", src->files);
+}
+
 void rig_print_version(const char *prog)
 {
-	printf("%s: built by %s with CFLAGS=%s; guest ring code: %s, host ring code: %s\n",
+	printf("%s: built by %s with CFLAGS=%s; guest ring code: %s, host ring code: %s; ",
 	       prog, RIG_BUILD_CC, RIG_BUILD_CFLAGS, RIG_GUEST_IMPL,
 	       RIG_HOST_IMPL);
+	print_src("guest", &guest_src);
+	printf(", ");
+	print_src("host", &host_src);
+	putchar('\n');
 }
 
 static void json_quoted(const char *s)
@@ -123,6 +148,23 @@ static void json_quoted(const char *s)
 	putchar('"');
 }
 
+/* , "KEY": {"tree", "describe" (null when not known), "files"} */
+static void json_src(const char *key, const struct rig_ring_src *src)
+{
+	printf(", ");
+	json_quoted(key);
+	printf(": {\"tree\": ");
+	json_quoted(src->tree);
+	printf(", \"describe\": ");
+	if (*src->describe)
+		json_quoted(src->describe);
+	else
+		printf("null");
+	printf(", \"files\": ");
+	json_quoted(src->files);
+	putchar('}');
+}
+
 void rig_json_begin(const char *prog)
 {
 	printf("{\"program\": ");
@@ -135,6 +177,8 @@ void rig_json_begin(const char *prog)
 	json_quoted(RIG_GUEST_IMPL);
 	printf(", \"host\": ");
 	json_quoted(RIG_HOST_IMPL);
+	json_src("guest_src", &guest_src);
+	json_src("host_src", &host_src);
 	putchar('}');
 }
 

@@ -63,13 +63,19 @@ void rig_die(const char *fmt, ...)
 bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
 		     unsigned long *out);
 
-/* "PROG: built by CC with CFLAGS=..., ring code: ...": for --version. */
+/*
+ * For --version: "PROG: built by CC with CFLAGS=...; guest ring code: rig,
+ * host ring code: kernel; guest from TREE (DESCRIBE, ring files HASH),
+ * host from TREE (...)", one line: the tree each side's ring code came
+ * from, its git describe when known and a hash of the ring files compiled.
+ */
 void rig_print_version(const char *prog);
 
 /*
  * --json: a run's results as one JSON object, on one line of stdout, in
  * place of the text lines.  rig_json_begin() opens it with "program" and
- * "build": {"cc", "cflags", "guest", "host"} (what --version says);
+ * "build": {"cc", "cflags", "guest", "host", "guest_src", "host_src"}
+ * (what --version says; each _src is {"tree", "describe", "files"});
  * rig_json_num() adds "KEY": VALUE, VALUE printed by the format (a number,
  * true or false); rig_json_str() adds a string; rig_json_end() closes it.
  */

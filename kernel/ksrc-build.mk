@@ -21,6 +21,12 @@ $(foreach h,$(ksrc-headers),\
 	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(h)))
 RIG_INCLUDES := -Iksrc/include
 
+# The files of each side this build reads from $(KSRC): what --version's
+# hash covers (rules.mk).
+KSRC_GUEST_FILES := drivers/virtio/virtio_ring.c include/linux/virtio.h \
+	include/linux/virtio_ring.h
+KSRC_HOST_FILES := drivers/vhost/vringh.c include/linux/vringh.h
+
 # The kernel's files are built with -Wall -Wextra -Werror less what the
 # kernel's own build leaves off: the -Wextra warnings it does not enable,
 # and gcc's -Wmaybe-uninitialized (false positives on its code).  Code

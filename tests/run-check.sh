@@ -429,7 +429,7 @@ if [ -n "$KSRC" ]; then
 			continue
 		fi
 		guest=$(sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p' <<<"$v")
-		host=$(sed -n 's/.*host ring code: \([^,]*\)$/\1/p' <<<"$v")
+		host=$(sed -n 's/.*host ring code: \([^,;]*\);.*/\1/p' <<<"$v")
 		PREFIX="[$guest/$host] "
 		ring_checks
 		if [ "$host" = kernel ] && [ -z "$peers" ]; then

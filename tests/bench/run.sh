@@ -96,6 +96,9 @@ else
 	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
 		grep -q "^vring_bench: built by .* with CFLAGS=" "$tmp/out"
 	result "vring_bench --version"
+	# Each side's tree, and a hash of the ring files compiled from it.
+	grep -Eq "; guest from /.* \(.*ring files [0-9a-f]{12}\), host from /.* \(.*ring files [0-9a-f]{12}\)\$" "$tmp/out"
+	result "vring_bench --version names the trees of the ring code"
 
 	for a in "--bogus" "-x" "--ring-size" "--ring-size 0" "--ring-size 3" \
 		 "--ring-size 65536" "--ring-size 12x" "--sg 0" "--sg -1" \
@@ -122,8 +125,10 @@ json_has() {
 d = json.load(open(sys.argv[1]))
 for k in ["program", "build"] + sys.argv[2:]:
 	assert k in d, k
-for k in ("cc", "cflags", "guest", "host"):
-	assert k in d["build"], k' "$tmp/out" "$@" 2>>"$tmp/err"
+for k in ("cc", "cflags", "guest", "host", "guest_src", "host_src"):
+	assert k in d["build"], k
+for k in ("guest_src", "host_src"):
+	assert set(d["build"][k]) == {"tree", "describe", "files"}, k' "$tmp/out" "$@" 2>>"$tmp/err"
 	else
 		for f in "$@"; do grep -q "\"$f\": " "$tmp/out" || return 1; done
 	fi

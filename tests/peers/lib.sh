@@ -18,7 +18,7 @@ has_bit() { (( ($1 >> $2) & 1 )); }
 # offered VHOST_DEV: the feature bits it offers; host_impl VHOST_DEV: "rig"
 # or "kernel", whose vringh it was linked with.
 offered() { "$1" --type=blk --print-features | sed -n 's/^features //p'; }
-host_impl() { "$1" --version 2>&1 | sed -n 's/.*host ring code: \([^,]*\).*/\1/p'; }
+host_impl() { "$1" --version 2>&1 | sed -n 's/.*host ring code: \([^,;]*\).*/\1/p'; }
 
 # start_dev NAME ARGS...: vhost_dev in the background, listening on
 # $T/NAME.sock, its output in $T/NAME.out/.err, serving $CONNS frontends
