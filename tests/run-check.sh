@@ -297,15 +297,30 @@ usage_checks() {
 	fi
 }
 
-# Every "  $ ./PROG ARGS" example in the README, with the indented lines
-# after it, is what PROG prints (stdout and stderr, whatever its exit
-# status): numbers may differ, and a "..." line stands for any lines.
+# Every "  $ ./PROG ARGS" example in every README of the tree (the top
+# one and each folder's), with the indented lines after it, is what PROG
+# prints (stdout and stderr, whatever its exit status): numbers may
+# differ, and a "..." line stands for any lines.  Outside a git checkout
+# the READMEs are found by name.
+readme_files() {
+	{ git ls-files --cached --others --exclude-standard -- '*README*' \
+		2>/dev/null | grep . ||
+		find . -name 'README*' -not -path './build*' | sed 's|^\./||'
+	} | LC_ALL=C sort -u
+}
+
 readme_checks() {
-	local i cmd
+	local i cmd files
+	mapfile -t files < <(readme_files)
+	if [ ${#files[@]} -eq 0 ]; then
+		fail_check "README examples" "no README found"
+		return
+	fi
 	awk -v dir="$LOG" '
+		FNR == 1 { ex = 0 }
 		/^  \$ \.\// { n++; sub(/^  \$ /, ""); print > (dir "/ex" n ".cmd"); ex = 1; next }
 		ex && /^  / { sub(/^  /, ""); print > (dir "/ex" n ".want"); next }
-		{ ex = 0 }' README
+		{ ex = 0 }' "${files[@]}"
 	for ((i = 1; ; i++)); do
 		[ -e "$LOG/ex$i.cmd" ] || break
 		cmd=$(cat "$LOG/ex$i.cmd")

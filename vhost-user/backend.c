@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The vhost-user backend: see vhost-user/backend.h.  The protocol is QEMU's
- * docs/interop/vhost-user.rst; the wire format is vhost_user.[ch].
+ * docs/interop/vhost-user.rst; the wire format is vhost-user/wire.[ch].
  */
 #define _GNU_SOURCE
 #include <errno.h>
