@@ -71,12 +71,32 @@ unsigned int rig_case_pick(int argc, char *argv[],
 			program_invocation_short_name);
 }
 
-void rig_skip_kernel_gap(bool host, const char *kernel_gap)
+static const char *expected_gap;
+
+void rig_expect_kernel_gap(bool host, const char *kernel_gap)
 {
 	const char *impl = host ? rig_host_impl() : rig_guest_impl();
 
 	if (kernel_gap && !strcmp(impl, "kernel"))
-		rig_skip("%s", kernel_gap);
+		expected_gap = kernel_gap;
+}
+
+void rig_kernel_gap_check_failed(void)
+{
+	if (!expected_gap)
+		return;
+	fflush(stderr);
+	printf("%s: known gap: %s\n", program_invocation_short_name,
+	       expected_gap);
+	exit(RIG_EXIT_TODO);
+}
+
+int rig_kernel_gap_end(int status)
+{
+	if (expected_gap && status == RIG_EXIT_OK)
+		printf("%s: gap gone: the code under test detected it (known gap was: %s)\n",
+		       program_invocation_short_name, expected_gap);
+	return status;
 }
 
 volatile sig_atomic_t rig_interrupted;

@@ -52,6 +52,7 @@ void rig_check_failed(const char *file, int line, const char *cond)
 {
 	fprintf(stderr, "%s: %s:%d: check failed: %s\n",
 		program_invocation_short_name, file, line, cond);
+	rig_kernel_gap_check_failed();
 	exit(1);
 }
 
@@ -66,6 +67,7 @@ void rig_check_failedf(const char *file, int line, const char *cond,
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	rig_kernel_gap_check_failed();
 	exit(1);
 }
 

@@ -169,6 +169,7 @@ bool rig_getrange(struct vringh *vrh, uint64_t addr, struct vringh_range *r);
 #define RIG_EXIT_FAIL		1	/* a check failed, or a run-time error */
 #define RIG_EXIT_USAGE		2	/* bad command line: nothing was run */
 #define RIG_EXIT_SKIP		77	/* the linked ring code lacks a feature */
+#define RIG_EXIT_TODO		78	/* a known gap: a check failed as expected */
 #define RIG_EXIT_INTERRUPTED	130	/* Ctrl-C (128 + SIGINT), figures so far */
 
 /*
@@ -203,11 +204,21 @@ unsigned int rig_case_pick(int argc, char *argv[],
 			   const char *(*name_of)(unsigned int i),
 			   unsigned int count, const char *help);
 /*
- * SKIP when the code a case exercises (@host: vringh, else virtio_ring) is
- * a kernel tree's and @kernel_gap (non-NULL) says that code does not
- * promise what the case checks.
+ * A known gap: the code a case exercises (@host: vringh, else virtio_ring)
+ * is a kernel tree's, and @kernel_gap (non-NULL) says what that code is
+ * known not to detect.  The case still runs.  From here a failing CHECK is
+ * the gap showing: its message on stderr, then "PROG: known gap: GAP" on
+ * stdout and exit RIG_EXIT_TODO.  No-op for the rig's code or a NULL gap.
  */
-void rig_skip_kernel_gap(bool host, const char *kernel_gap);
+void rig_expect_kernel_gap(bool host, const char *kernel_gap);
+/*
+ * The end of a case that returned @status: a case that passed while a gap
+ * was expected says "PROG: gap gone: the code under test detected it
+ * (known gap was: GAP)" on stdout.  Returns @status.
+ */
+int rig_kernel_gap_end(int status);
+/* Called by a failing CHECK before it exits (see rig_expect_kernel_gap). */
+void rig_kernel_gap_check_failed(void);
 
 /*
  * Ctrl-C.  After rig_catch_interrupt(), SIGINT sets rig_interrupted instead

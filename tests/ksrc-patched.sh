@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/ksrc-patched.sh KSRC PATCH GUEST HOST PROG [ARG...]: a kernel tree
+# changed by PATCH, checked as it is, with no change to the rig.  The ring
+# files of KSRC (drivers/virtio/virtio_ring.c, drivers/vhost/vringh.c and
+# their API headers) are copied to a temporary folder, PATCH is applied
+# there (patch -p1), the pairing GUEST/HOST ("kernel" or "rig") is built
+# against the copy in a temporary output folder (make O=), and PROG (a
+# program of that build, e.g. tests/hostile) runs there with ARGs.  Exit
+# status: PROG's, or 1 if the patch or the build failed (saying which).
+# The temporary folders are removed.
+#
+# make check KSRC=... runs it with tests/ksrc-patches/*.patch: a kernel
+# that gains a check turns the matching TODO into a pass, a kernel that
+# gains a bug makes the matching check fail.
+set -u
+[ $# -ge 5 ] || { echo "usage: $0 KSRC PATCH GUEST HOST PROG [ARG...]" >&2; exit 2; }
+ksrc=$1 patchfile=$2 guest=$3 host=$4 prog=$5
+shift 5
+top=$(cd "$(dirname "$0")/.." && pwd)
+patchfile=$(realpath "$patchfile") || exit 1
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-ksrc-patched.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+for f in drivers/virtio/virtio_ring.c drivers/vhost/vringh.c \
+	 include/linux/virtio.h include/linux/virtio_ring.h include/linux/vringh.h; do
+	mkdir -p "$tmp/tree/$(dirname "$f")"
+	cp "$ksrc/$f" "$tmp/tree/$f" || { echo "ksrc-patched: cannot copy $ksrc/$f" >&2; exit 1; }
+done
+if ! patch -s -p1 -d "$tmp/tree" <"$patchfile" >"$tmp/patch.log" 2>&1; then
+	echo "ksrc-patched: $(basename "$patchfile") does not apply to $ksrc:" >&2
+	cat "$tmp/patch.log" >&2
+	exit 1
+fi
+# A make of its own: not the jobs of the make check that may run this.
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$top" O="$tmp/build" \
+	KSRC="$tmp/tree" GUEST="$guest" HOST="$host" "$prog" >"$tmp/make.log" 2>&1; then
+	echo "ksrc-patched: the build of $prog with $(basename "$patchfile") failed:" >&2
+	tail -n 20 "$tmp/make.log" >&2
+	exit 1
+fi
+echo "ksrc-patched: $ksrc with $(basename "$patchfile"), $guest/$host: $prog $*"
+cd "$tmp/build" && "./$prog" "$@"
