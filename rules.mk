@@ -159,13 +159,15 @@ ab: ab/compare
 		'$(BASE)' '$(HEAD)' $(call shell-quote,$(value CMD))
 
 # make regress BASE=<rev> [HEAD=<rev>|worktree] [PAIRS=201] [JSON=FILE]
-# (ab/regress.sh -h); make count: this build's counts (ab/count.sh).
+# (ab/regress.sh -h); make count: this build's counts (ab/count.sh), and
+# each ring call's on its own (ab/calls.sh).
 regress: ab/compare
 	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/regress.sh \
 		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
 		$(if $(JSON),-j $(call shell-quote,$(JSON))) '$(BASE)' '$(HEAD)'
 count: vring_bench vringh_test
 	$(Q)$(srctree)/ab/count.sh .
+	$(Q)$(srctree)/ab/calls.sh .
 
 # make gate-check [REV=<rev>] [RUNS=10] [STEPS=180] [METRIC=cpu|own|wall]:
 # does make regress's timed gate catch a planted slowdown here, and pass

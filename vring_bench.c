@@ -55,7 +55,7 @@
 #define SG_BYTES	64	/* bytes each scatterlist entry describes */
 #define MAX_BUFFERS	1000000000000UL	/* 10^12: hours, not for ever */
 
-enum mode { MODE_OUT, MODE_IN, MODE_MIXED };
+enum mode { MODE_OUT, MODE_IN, MODE_MIXED, MODE_CALLS };
 
 static struct virtio_device vdev;
 static struct rig_queue queue;
@@ -68,6 +68,18 @@ static bool irq;
 static char tokens[RIG_RING_MAX];
 static unsigned int ring_num;
 static unsigned long returned;
+
+/*
+ * --calls: every exported data-path call of the driver, each called by
+ * this program itself so that a count per call (ab/calls.sh) sees it on
+ * its own.  Buffer k is added by add_outbuf, add_inbuf, add_sgs and (when
+ * the queue has contexts: without --indirect, as the kernel's driver has
+ * no indirect tables on a queue with contexts) add_inbuf_ctx, in turn; the
+ * kick is kick_prepare then notify; the interrupt handler disables
+ * callbacks, reaps with get_buf until NULL and enables them again, and
+ * reaps again when enable_cb says more came.
+ */
+static bool calls;
 
 /* --in-order: batches of one used entry; what each buffer may be written. */
 static bool in_order;
@@ -114,14 +126,18 @@ static void driver_callback(struct virtqueue *vq)
 	unsigned int len;
 	void *token;
 
-	while ((token = virtqueue_get_buf(vq, &len))) {
-		CHECKF(token == token_for(returned),
-		       "buffer %lu came back as token %p, expected %p",
-		       returned, token, token_for(returned));
-		CHECKF(len == (in_order ? in_bytes : 0),
-		       "buffer %lu came back with len %u", returned, len);
-		returned++;
-	}
+	do {
+		if (calls)
+			virtqueue_disable_cb(vq);
+		while ((token = virtqueue_get_buf(vq, &len))) {
+			CHECKF(token == token_for(returned),
+			       "buffer %lu came back as token %p, expected %p",
+			       returned, token, token_for(returned));
+			CHECKF(len == (in_order ? in_bytes : 0),
+			       "buffer %lu came back with len %u", returned, len);
+			returned++;
+		}
+	} while (calls && !virtqueue_enable_cb(vq));
 }
 
 /* Ring full (or done): kick, let the device work, take its interrupt. */
@@ -129,12 +145,36 @@ static void kick_and_reap(struct virtqueue *vq)
 {
 	unsigned long before = returned;
 
-	CHECKF(virtqueue_kick(vq), "virtqueue_kick says the queue is broken");
+	if (!calls)
+		CHECKF(virtqueue_kick(vq), "virtqueue_kick says the queue is broken");
+	else if (virtqueue_kick_prepare(vq))
+		CHECKF(virtqueue_notify(vq), "virtqueue_notify says the queue is broken");
 	CHECKF(irq, "after a kick the device owes no interrupt "
 	       "(%lu buffers reaped so far)", before);
 	irq = false;
 	CHECK(vring_interrupt(0, vq) == IRQ_HANDLED);
 	CHECKF(returned > before, "an interrupt but no buffer to reap");
+}
+
+/* --calls: add buffer k with the (k mod kinds)th add call. */
+static int add_in_turn(struct virtqueue *vq, unsigned long k,
+		       struct scatterlist *sgs[2], unsigned int out_sg,
+		       unsigned int in_sg, unsigned int kinds)
+{
+	switch (k % kinds) {
+	case 0:
+		return virtqueue_add_outbuf(vq, sgs[0], out_sg, token_for(k),
+					    GFP_ATOMIC);
+	case 1:
+		return virtqueue_add_inbuf(vq, sgs[1], in_sg, token_for(k),
+					   GFP_ATOMIC);
+	case 2:
+		return virtqueue_add_sgs(vq, sgs, 1, 1, token_for(k),
+					 GFP_ATOMIC);
+	default:
+		return virtqueue_add_inbuf_ctx(vq, sgs[1], in_sg, token_for(k),
+					       &tokens[0], GFP_ATOMIC);
+	}
 }
 
 static void usage(void)
@@ -154,6 +194,10 @@ static void usage(void)
 "  --virtio-1      offer VIRTIO_F_VERSION_1 (little-endian ring fields)\n"
 "  --in            device-writable buffers (virtqueue_add_inbuf)\n"
 "  --mixed         readable and writable parts (virtqueue_add_sgs, --sg >= 2)\n"
+"  --calls         every add call in turn (add_outbuf, add_inbuf, add_sgs,\n"
+"                  and add_inbuf_ctx with --no-indirect; the out and in parts\n"
+"                  as --mixed, --sg >= 2), kick_prepare and notify, and\n"
+"                  disable_cb, get_buf and enable_cb in the interrupt\n"
 "  --in-order      offer VIRTIO_F_IN_ORDER: the device returns each ring-full\n"
 "                  with one used entry\n"
 "  --cpu N         pin to CPU N (one this process may run on)\n"
@@ -176,6 +220,7 @@ int main(int argc, char *argv[])
 		{ "packed",	 no_argument,	    NULL, 'P' },
 		{ "in",		 no_argument,	    NULL, 'i' },
 		{ "mixed",	 no_argument,	    NULL, 'm' },
+		{ "calls",	 no_argument,	    NULL, 'C' },
 		{ "in-order",	 no_argument,	    NULL, 'o' },
 		{ "cpu",	 required_argument, NULL, 'c' },
 		{ "json",	 no_argument,	    NULL, 'J' },
@@ -221,9 +266,11 @@ int main(int argc, char *argv[])
 		case 'J': json = true; break;
 		case 'i':
 		case 'm':
+		case 'C':
 			if (mode != MODE_OUT)
-				rig_usage_error("--in and --mixed exclude each other");
-			mode = opt == 'i' ? MODE_IN : MODE_MIXED;
+				rig_usage_error("--in, --mixed and --calls exclude each other");
+			mode = opt == 'i' ? MODE_IN : opt == 'm' ? MODE_MIXED :
+			       MODE_CALLS;
 			break;
 		case 'c':
 			if (!rig_parse_ulong(optarg, 0, CPU_SETSIZE - 1, &cpu) ||
@@ -259,11 +306,16 @@ int main(int argc, char *argv[])
 				nsg, num);
 	if (mode == MODE_MIXED && nsg < 2)
 		rig_usage_error("--mixed needs --sg 2 or more");
+	if (mode == MODE_CALLS && nsg < 2)
+		rig_usage_error("--calls needs --sg 2 or more");
+	if (mode == MODE_CALLS && in_order)
+		rig_usage_error("--calls and --in-order exclude each other");
+	calls = mode == MODE_CALLS;
 	if (pin)
 		rig_pin_thread(cpu);
 
 	/* One table, or an out part and an in part for --mixed. */
-	out_sg = mode == MODE_MIXED ? nsg - nsg / 2 : nsg;
+	out_sg = mode == MODE_MIXED || calls ? nsg - nsg / 2 : nsg;
 	in_sg = nsg - out_sg;
 	sg = calloc(nsg, sizeof(*sg));
 	data = calloc(nsg, SG_BYTES);
@@ -293,7 +345,7 @@ int main(int argc, char *argv[])
 		      /* Packed rings exist only in virtio 1.x. */
 		      (packed ? 1ULL << VIRTIO_F_RING_PACKED |
 				1ULL << VIRTIO_F_VERSION_1 : 0));
-	rig_queue_make(&queue, &vdev, num, NULL, false, device_notify,
+	rig_queue_make(&queue, &vdev, num, NULL, calls && !indirect, device_notify,
 		       driver_callback, "bench");
 	vq = queue.vq;
 	/* The device and the driver share this process: one view. */
@@ -305,7 +357,10 @@ int main(int argc, char *argv[])
 	for (added = 0; added < buffers; ) {
 		int err;
 
-		if (mode == MODE_OUT)
+		if (calls)
+			err = add_in_turn(vq, added, sgs, out_sg, in_sg,
+					  indirect ? 3 : 4);
+		else if (mode == MODE_OUT)
 			err = virtqueue_add_outbuf(vq, sg, nsg,
 						   token_for(added), GFP_ATOMIC);
 		else if (mode == MODE_IN)
@@ -345,7 +400,8 @@ int main(int argc, char *argv[])
 	rig_json_num("ring_size", "%lu", num);
 	rig_json_num("sg", "%lu", nsg);
 	rig_json_str("buffer", mode == MODE_OUT ? "out" :
-		     mode == MODE_IN ? "in" : "mixed");
+		     mode == MODE_IN ? "in" : mode == MODE_MIXED ? "mixed" :
+		     "calls");
 	rig_json_num("buffers", "%lu", buffers);
 	rig_json_num("returned", "%lu", returned);
 	rig_json_num("ns", "%llu", ns);

@@ -246,6 +246,12 @@ vring_bench_checks() {
 		expect "vring_bench --in-order${o:+ $o} 70000" 0 out='^70000 returned$' err-empty -- \
 			"$B/vring_bench" --in-order $o 70000
 	done
+	# --calls: every add call in turn, kick_prepare/notify, disable_cb/
+	# get_buf/enable_cb (what ab/calls.sh counts).
+	for o in "" "--no-indirect" "--packed" "--packed --no-indirect"; do
+		expect "vring_bench --calls --sg 4${o:+ $o} 70000" 0 out='^70000 returned$' err-empty -- \
+			"$B/vring_bench" --calls --sg 4 $o 70000
+	done
 }
 
 # The programs' command lines.  A bad option: exit 2, nothing on stdout,

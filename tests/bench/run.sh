@@ -103,6 +103,7 @@ else
 	for a in "--bogus" "-x" "--ring-size" "--ring-size 0" "--ring-size 3" \
 		 "--ring-size 65536" "--ring-size 12x" "--sg 0" "--sg -1" \
 		 "--ring-size 8 --sg 9" "--mixed --sg 1" "--in --mixed" \
+		 "--calls --sg 1" "--calls --in-order" "--calls --in" "--mixed --calls" \
 		 "--cpu -1" "--cpu x" "abc" "-- -5" "10 20" "1e6" "0" \
 		 "18446744073709551615" "1000000000001" "010x"; do
 		# shellcheck disable=SC2086
