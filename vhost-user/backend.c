@@ -447,219 +447,354 @@ static int vub_take_fd(struct vub *vub, struct vhost_user_msg *m,
 	return 0;
 }
 
+/*
+ * ---- Requests: one handler each, and a table ----
+ *
+ * A handler gets a message whose header, payload size and fds the
+ * dispatcher already checked.  It returns 0 or -EPROTO (vub_err() said
+ * why); one that answers (struct vub_request.replies) returns what sending
+ * the answer did.
+ */
+struct vub_msg {
+	struct vhost_user_msg *m;
+	union vhost_user_payload *p;	/* &m->payload */
+	struct vhost_user_fds *fds;
+	uint32_t req;
+};
+
+static int vub_get_features(struct vub *vub, struct vub_msg *msg)
+{
+	return vub_reply_u64(vub, msg->m, vub->dev->features |
+			     (1ull << VHOST_USER_F_PROTOCOL_FEATURES));
+}
+
+static int vub_set_features(struct vub *vub, struct vub_msg *msg)
+{
+	const struct vub_device *dev = vub->dev;
+	uint64_t f = msg->p->u64;
+	unsigned int i;
+
+	if (f & ~(dev->features | (1ull << VHOST_USER_F_PROTOCOL_FEATURES)))
+		return vub_err(vub, msg->req, "features 0x%llx were not offered",
+			       (unsigned long long)(f & ~dev->features));
+	for (i = 0; i < dev->num_queues; i++)
+		if (vub->q[i].started && f != vub->features)
+			return vub_err(vub, msg->req, "features changed while queue %u runs", i);
+	vub->features = vub->last_features = f;
+	vub->features_set = true;
+	return 0;
+}
+
+static int vub_get_protocol_features(struct vub *vub, struct vub_msg *msg)
+{
+	return vub_reply_u64(vub, msg->m, vub->dev->protocol_features);
+}
+
+static int vub_set_protocol_features(struct vub *vub, struct vub_msg *msg)
+{
+	uint64_t f = msg->p->u64, offered = vub->dev->protocol_features;
+
+	if (f & ~offered)
+		return vub_err(vub, msg->req, "protocol features 0x%llx were not offered",
+			       (unsigned long long)(f & ~offered));
+	vub->protocol_features = f;
+	vub->protocol_set = true;
+	return 0;
+}
+
+/* One frontend at a time: owning the connection is all there is to it. */
+static int vub_set_owner(struct vub *vub, struct vub_msg *msg)
+{
+	(void)vub;
+	(void)msg;
+	return 0;
+}
+
+static int vub_reset_owner(struct vub *vub, struct vub_msg *msg)
+{
+	(void)msg;
+	vub_reset(vub);
+	return 0;
+}
+
+static int vub_get_queue_num(struct vub *vub, struct vub_msg *msg)
+{
+	return vub_reply_u64(vub, msg->m, vub->dev->num_queues);
+}
+
+/* Running rings stop, and restart on the new mapping. */
+static int vub_set_mem_table(struct vub *vub, struct vub_msg *msg)
+{
+	bool was[VUB_MAX_QUEUES];
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < VUB_MAX_QUEUES; i++) {
+		was[i] = vub->q[i].started;
+		vub_queue_stop(vub, &vub->q[i]);
+	}
+	err = vub_map_table(vub, &msg->p->mem, msg->fds);
+	for (i = 0; i < VUB_MAX_QUEUES && !err; i++)
+		if (was[i])
+			err = vub_queue_try_start(vub, &vub->q[i], msg->req);
+	return err;
+}
+
+/* The queue a SET_VRING_NUM/ADDR/BASE names, or NULL if it is bad or runs. */
+static struct vub_queue *vub_stopped_queue(struct vub *vub, uint32_t req, uint64_t index)
+{
+	struct vub_queue *q = vub_msg_queue(vub, req, index);
+
+	if (q && q->started) {
+		vub_err(vub, req, "queue %u is running", q->index);
+		return NULL;
+	}
+	return q;
+}
+
+static int vub_set_vring_num(struct vub *vub, struct vub_msg *msg)
+{
+	uint32_t num = msg->p->state.num;
+	struct vub_queue *q = vub_stopped_queue(vub, msg->req, msg->p->state.index);
+
+	if (!q)
+		return -EPROTO;
+	if (num == 0 || num > VUB_MAX_RING)
+		return vub_err(vub, msg->req, "queue %u: ring size %u out of range 1..%u",
+			       q->index, num, VUB_MAX_RING);
+	if (vub->features_set && !vub_packed(vub) && (num & (num - 1)))
+		return vub_err(vub, msg->req, "queue %u: split ring size %u is not a power of 2",
+			       q->index, num);
+	q->num = num;
+	return 0;
+}
+
+static int vub_set_vring_addr(struct vub *vub, struct vub_msg *msg)
+{
+	const struct vhost_user_vring_addr *a = &msg->p->addr;
+	struct vub_queue *q = vub_stopped_queue(vub, msg->req, a->index);
+
+	if (!q)
+		return -EPROTO;
+	if (a->flags & ~(1u << VHOST_VRING_F_LOG))
+		return vub_err(vub, msg->req, "unknown flags 0x%x", a->flags);
+	if (a->flags)
+		return vub_err(vub, msg->req, "dirty logging was not offered");
+	if (!vub->nregions)
+		return vub_err(vub, msg->req, "queue %u: ring addresses before the memory table",
+			       q->index);
+	q->desc = a->desc;
+	q->avail = a->avail;
+	q->used = a->used;
+	q->addr_set = true;
+	if (!vub_uva_to_host(vub, q->desc, 1) || !vub_uva_to_host(vub, q->avail, 1) ||
+	    !vub_uva_to_host(vub, q->used, 1))
+		return vub_err(vub, msg->req, "queue %u: ring address outside every memory region",
+			       q->index);
+	return 0;
+}
+
+static int vub_set_vring_base(struct vub *vub, struct vub_msg *msg)
+{
+	uint32_t base = msg->p->state.num;
+	struct vub_queue *q = vub_stopped_queue(vub, msg->req, msg->p->state.index);
+
+	if (!q)
+		return -EPROTO;
+	if (!vub_packed(vub) && base > 0xffff)
+		return vub_err(vub, msg->req, "queue %u: base 0x%x out of range",
+			       q->index, base);
+	q->base = base;
+	return 0;
+}
+
+/* Stops the ring and forgets its kick fd; answers where it stopped. */
+static int vub_get_vring_base(struct vub *vub, struct vub_msg *msg)
+{
+	struct vub_queue *q = vub_msg_queue(vub, msg->req, msg->p->state.index);
+
+	if (!q)
+		return -EPROTO;
+	vub_queue_stop(vub, q);
+	if (q->kick_fd >= 0)
+		close(q->kick_fd);
+	q->kick_fd = -1;
+	q->kick_set = false;
+	msg->p->state.num = q->base;
+	return vub_reply(vub, msg->m, sizeof(msg->p->state));
+}
+
+static int vub_set_vring_kick(struct vub *vub, struct vub_msg *msg)
+{
+	struct vub_queue *q = NULL;
+	int fd = -1, err = vub_take_fd(vub, msg->m, msg->fds, &q, &fd);
+
+	if (err)
+		return err;
+	if (fd < 0)
+		return vub_err(vub, msg->req, "queue %u: polling (no kick fd) is not supported",
+			       q->index);
+	vub_queue_stop(vub, q);
+	if (q->kick_fd >= 0)
+		close(q->kick_fd);
+	q->kick_fd = fd;
+	q->kick_set = true;
+	/* Without PROTOCOL_FEATURES a ring is enabled by its kick fd. */
+	if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES))
+		q->enabled = true;
+	return vub_queue_try_start(vub, q, msg->req);
+}
+
+static int vub_set_vring_call(struct vub *vub, struct vub_msg *msg)
+{
+	struct vub_queue *q = NULL;
+	int fd = -1, err = vub_take_fd(vub, msg->m, msg->fds, &q, &fd);
+
+	if (err)
+		return err;
+	if (q->call_fd >= 0)
+		close(q->call_fd);
+	q->call_fd = fd;
+	return 0;
+}
+
+/* Errors go to stderr: the fd is checked, then closed. */
+static int vub_set_vring_err(struct vub *vub, struct vub_msg *msg)
+{
+	struct vub_queue *q = NULL;
+	int fd = -1, err = vub_take_fd(vub, msg->m, msg->fds, &q, &fd);
+
+	if (!err && fd >= 0)
+		close(fd);
+	return err;
+}
+
+static int vub_set_vring_enable(struct vub *vub, struct vub_msg *msg)
+{
+	uint32_t on = msg->p->state.num;
+	struct vub_queue *q = vub_msg_queue(vub, msg->req, msg->p->state.index);
+
+	if (!q)
+		return -EPROTO;
+	/* QEMU sends it after SET_PROTOCOL_FEATURES, before SET_FEATURES. */
+	if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES) && !vub->protocol_set)
+		return vub_err(vub, msg->req, "without PROTOCOL_FEATURES negotiated");
+	if (on > 1)
+		return vub_err(vub, msg->req, "queue %u: enable %u is neither 0 nor 1",
+			       q->index, on);
+	q->enabled = on;
+	if (!q->enabled)
+		vub_queue_stop(vub, q);
+	return vub_queue_try_start(vub, q, msg->req);
+}
+
+static bool vub_negotiated(const struct vub *vub, unsigned int protocol_bit)
+{
+	return vub->protocol_features & (1ull << protocol_bit);
+}
+
+static int vub_get_config(struct vub *vub, struct vub_msg *msg)
+{
+	const struct vub_device *dev = vub->dev;
+	struct vhost_user_config *c = &msg->p->config;
+
+	if (!vub_negotiated(vub, VHOST_USER_PROTOCOL_F_CONFIG) || !dev->get_config)
+		return vub_err(vub, msg->req, "CONFIG was not negotiated");
+	if (!dev->get_config(dev->priv, c->offset, c->size, c->data))
+		return vub_err(vub, msg->req, "offset %u size %u outside the config space",
+			       c->offset, c->size);
+	return vub_reply(vub, msg->m, msg->m->hdr.size);
+}
+
+static int vub_set_status(struct vub *vub, struct vub_msg *msg)
+{
+	uint64_t status = msg->p->u64;
+	unsigned int i;
+
+	if (!vub_negotiated(vub, VHOST_USER_PROTOCOL_F_STATUS))
+		return vub_err(vub, msg->req, "STATUS was not negotiated");
+	if (status > 0xff)
+		return vub_err(vub, msg->req, "status 0x%llx is not a byte",
+			       (unsigned long long)status);
+	vub->status = status;
+	vub->status_msgs++;
+	if (!vub->status)
+		for (i = 0; i < VUB_MAX_QUEUES; i++)
+			vub_queue_stop(vub, &vub->q[i]);
+	return 0;
+}
+
+static int vub_get_status(struct vub *vub, struct vub_msg *msg)
+{
+	if (!vub_negotiated(vub, VHOST_USER_PROTOCOL_F_STATUS))
+		return vub_err(vub, msg->req, "STATUS was not negotiated");
+	return vub_reply_u64(vub, msg->m, vub->status);
+}
+
+/*
+ * What this backend serves.  @fds: the request may carry fds (any other
+ * that does is refused); @replies: the handler answers, so no REPLY_ACK
+ * follows.  A request without a handler is refused as not supported.  The
+ * payload's size rules are the wire's (vhost_user_payload_ok()), shared
+ * with the frontend.
+ */
+struct vub_request {
+	int (*handle)(struct vub *vub, struct vub_msg *msg);
+	bool fds;
+	bool replies;
+};
+
+static const struct vub_request vub_requests[VHOST_USER_REQUEST_MAX] = {
+	[VHOST_USER_GET_FEATURES]		= { .handle = vub_get_features, .replies = true },
+	[VHOST_USER_SET_FEATURES]		= { .handle = vub_set_features },
+	[VHOST_USER_GET_PROTOCOL_FEATURES]	= { .handle = vub_get_protocol_features, .replies = true },
+	[VHOST_USER_SET_PROTOCOL_FEATURES]	= { .handle = vub_set_protocol_features },
+	[VHOST_USER_SET_OWNER]			= { .handle = vub_set_owner },
+	[VHOST_USER_RESET_OWNER]		= { .handle = vub_reset_owner },
+	[VHOST_USER_GET_QUEUE_NUM]		= { .handle = vub_get_queue_num, .replies = true },
+	[VHOST_USER_SET_MEM_TABLE]		= { .handle = vub_set_mem_table, .fds = true },
+	[VHOST_USER_SET_VRING_NUM]		= { .handle = vub_set_vring_num },
+	[VHOST_USER_SET_VRING_ADDR]		= { .handle = vub_set_vring_addr },
+	[VHOST_USER_SET_VRING_BASE]		= { .handle = vub_set_vring_base },
+	[VHOST_USER_GET_VRING_BASE]		= { .handle = vub_get_vring_base, .replies = true },
+	[VHOST_USER_SET_VRING_KICK]		= { .handle = vub_set_vring_kick, .fds = true },
+	[VHOST_USER_SET_VRING_CALL]		= { .handle = vub_set_vring_call, .fds = true },
+	[VHOST_USER_SET_VRING_ERR]		= { .handle = vub_set_vring_err, .fds = true },
+	[VHOST_USER_SET_VRING_ENABLE]		= { .handle = vub_set_vring_enable },
+	[VHOST_USER_GET_CONFIG]			= { .handle = vub_get_config, .replies = true },
+	[VHOST_USER_SET_STATUS]			= { .handle = vub_set_status },
+	[VHOST_USER_GET_STATUS]			= { .handle = vub_get_status, .replies = true },
+};
+
 int vub_handle_msg(struct vub *vub, struct vhost_user_msg *m,
 		   struct vhost_user_fds *fds)
 {
-	const struct vub_device *dev = vub->dev;
-	uint32_t req = m->hdr.request;
-	union vhost_user_payload *p = &m->payload;
-	struct vub_queue *q;
-	unsigned int i;
-	int err, fd;
+	struct vub_msg msg = { m, &m->payload, fds, m->hdr.request };
+	const struct vub_request *r;
+	int err;
 
-	if (req == 0 || req >= VHOST_USER_REQUEST_MAX)
-		return vub_err(vub, req, "unknown request");
+	if (msg.req == 0 || msg.req >= VHOST_USER_REQUEST_MAX)
+		return vub_err(vub, msg.req, "unknown request");
 	if (m->hdr.flags & VHOST_USER_FLAG_REPLY)
-		return vub_err(vub, req, "a reply where a request was due");
-	if (req == VHOST_USER_SET_MEM_TABLE && m->hdr.size >= 4 &&
-	    p->mem.nregions > VHOST_USER_MAX_REGIONS)
-		return vub_err(vub, req, "%u regions, at most %u allowed",
-			       p->mem.nregions, VHOST_USER_MAX_REGIONS);
+		return vub_err(vub, msg.req, "a reply where a request was due");
+	/* Said apart from the size rule it breaks, so the frontend knows why. */
+	if (msg.req == VHOST_USER_SET_MEM_TABLE && m->hdr.size >= 4 &&
+	    msg.p->mem.nregions > VHOST_USER_MAX_REGIONS)
+		return vub_err(vub, msg.req, "%u regions, at most %u allowed",
+			       msg.p->mem.nregions, VHOST_USER_MAX_REGIONS);
 	if (!vhost_user_payload_ok(m))
-		return vub_err(vub, req, "payload of %u bytes does not fit the request",
+		return vub_err(vub, msg.req, "payload of %u bytes does not fit the request",
 			       m->hdr.size);
-	/* Only these carry fds. */
-	if (fds->n && req != VHOST_USER_SET_MEM_TABLE &&
-	    req != VHOST_USER_SET_VRING_KICK && req != VHOST_USER_SET_VRING_CALL &&
-	    req != VHOST_USER_SET_VRING_ERR)
-		return vub_err(vub, req, "%u unexpected fds", fds->n);
-
-	switch (req) {
-	case VHOST_USER_GET_FEATURES:
-		return vub_reply_u64(vub, m, dev->features |
-				     (1ull << VHOST_USER_F_PROTOCOL_FEATURES));
-	case VHOST_USER_SET_FEATURES:
-		if (p->u64 & ~(dev->features | (1ull << VHOST_USER_F_PROTOCOL_FEATURES)))
-			return vub_err(vub, req, "features 0x%llx were not offered",
-				       (unsigned long long)(p->u64 & ~dev->features));
-		for (i = 0; i < dev->num_queues; i++)
-			if (vub->q[i].started && p->u64 != vub->features)
-				return vub_err(vub, req, "features changed while queue %u runs", i);
-		vub->features = vub->last_features = p->u64;
-		vub->features_set = true;
-		break;
-	case VHOST_USER_GET_PROTOCOL_FEATURES:
-		return vub_reply_u64(vub, m, dev->protocol_features);
-	case VHOST_USER_SET_PROTOCOL_FEATURES:
-		if (p->u64 & ~dev->protocol_features)
-			return vub_err(vub, req, "protocol features 0x%llx were not offered",
-				       (unsigned long long)(p->u64 & ~dev->protocol_features));
-		vub->protocol_features = p->u64;
-		vub->protocol_set = true;
-		break;
-	case VHOST_USER_SET_OWNER:
-		break;
-	case VHOST_USER_RESET_OWNER:
-		vub_reset(vub);
-		break;
-	case VHOST_USER_GET_QUEUE_NUM:
-		return vub_reply_u64(vub, m, dev->num_queues);
-	case VHOST_USER_SET_MEM_TABLE: {
-		bool was[VUB_MAX_QUEUES];
-
-		/* Running rings stop, and restart on the new mapping. */
-		for (i = 0; i < VUB_MAX_QUEUES; i++) {
-			was[i] = vub->q[i].started;
-			vub_queue_stop(vub, &vub->q[i]);
-		}
-		err = vub_map_table(vub, &p->mem, fds);
-		if (err)
-			return err;
-		for (i = 0; i < VUB_MAX_QUEUES; i++)
-			if (was[i] && (err = vub_queue_try_start(vub, &vub->q[i], req)))
-				return err;
-		break;
-	}
-	case VHOST_USER_SET_VRING_NUM:
-		q = vub_msg_queue(vub, req, p->state.index);
-		if (!q)
-			return -EPROTO;
-		if (q->started)
-			return vub_err(vub, req, "queue %u is running", q->index);
-		if (p->state.num == 0 || p->state.num > VUB_MAX_RING)
-			return vub_err(vub, req, "queue %u: ring size %u out of range 1..%u",
-				       q->index, p->state.num, VUB_MAX_RING);
-		if (vub->features_set && !vub_packed(vub) &&
-		    (p->state.num & (p->state.num - 1)))
-			return vub_err(vub, req, "queue %u: split ring size %u is not a power of 2",
-				       q->index, p->state.num);
-		q->num = p->state.num;
-		break;
-	case VHOST_USER_SET_VRING_ADDR:
-		q = vub_msg_queue(vub, req, p->addr.index);
-		if (!q)
-			return -EPROTO;
-		if (q->started)
-			return vub_err(vub, req, "queue %u is running", q->index);
-		if (p->addr.flags & ~(1u << VHOST_VRING_F_LOG))
-			return vub_err(vub, req, "unknown flags 0x%x", p->addr.flags);
-		if (p->addr.flags)
-			return vub_err(vub, req, "dirty logging was not offered");
-		if (!vub->nregions)
-			return vub_err(vub, req, "queue %u: ring addresses before the memory table",
-				       q->index);
-		q->desc = p->addr.desc;
-		q->avail = p->addr.avail;
-		q->used = p->addr.used;
-		q->addr_set = true;
-		if (!vub_uva_to_host(vub, q->desc, 1) || !vub_uva_to_host(vub, q->avail, 1) ||
-		    !vub_uva_to_host(vub, q->used, 1))
-			return vub_err(vub, req, "queue %u: ring address outside every memory region",
-				       q->index);
-		break;
-	case VHOST_USER_SET_VRING_BASE:
-		q = vub_msg_queue(vub, req, p->state.index);
-		if (!q)
-			return -EPROTO;
-		if (q->started)
-			return vub_err(vub, req, "queue %u is running", q->index);
-		if (!vub_packed(vub) && p->state.num > 0xffff)
-			return vub_err(vub, req, "queue %u: base 0x%x out of range",
-				       q->index, p->state.num);
-		q->base = p->state.num;
-		break;
-	case VHOST_USER_GET_VRING_BASE:
-		q = vub_msg_queue(vub, req, p->state.index);
-		if (!q)
-			return -EPROTO;
-		vub_queue_stop(vub, q);
-		if (q->kick_fd >= 0)
-			close(q->kick_fd);
-		q->kick_fd = -1;
-		q->kick_set = false;
-		p->state.num = q->base;
-		return vub_reply(vub, m, sizeof(p->state));
-	case VHOST_USER_SET_VRING_KICK:
-		err = vub_take_fd(vub, m, fds, &q, &fd);
-		if (err)
-			return err;
-		if (fd < 0)
-			return vub_err(vub, req, "queue %u: polling (no kick fd) is not supported",
-				       q->index);
-		vub_queue_stop(vub, q);
-		if (q->kick_fd >= 0)
-			close(q->kick_fd);
-		q->kick_fd = fd;
-		q->kick_set = true;
-		/* Without PROTOCOL_FEATURES a ring is enabled by its kick fd. */
-		if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES))
-			q->enabled = true;
-		err = vub_queue_try_start(vub, q, req);
-		if (err)
-			return err;
-		break;
-	case VHOST_USER_SET_VRING_CALL:
-		err = vub_take_fd(vub, m, fds, &q, &fd);
-		if (err)
-			return err;
-		if (q->call_fd >= 0)
-			close(q->call_fd);
-		q->call_fd = fd;
-		break;
-	case VHOST_USER_SET_VRING_ERR:
-		err = vub_take_fd(vub, m, fds, &q, &fd);
-		if (err)
-			return err;
-		if (fd >= 0)
-			close(fd);	/* errors go to stderr */
-		break;
-	case VHOST_USER_SET_VRING_ENABLE:
-		q = vub_msg_queue(vub, req, p->state.index);
-		if (!q)
-			return -EPROTO;
-		/* QEMU sends it after SET_PROTOCOL_FEATURES, before SET_FEATURES. */
-		if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES) && !vub->protocol_set)
-			return vub_err(vub, req, "without PROTOCOL_FEATURES negotiated");
-		if (p->state.num > 1)
-			return vub_err(vub, req, "queue %u: enable %u is neither 0 nor 1",
-				       q->index, p->state.num);
-		q->enabled = p->state.num;
-		if (!q->enabled)
-			vub_queue_stop(vub, q);
-		err = vub_queue_try_start(vub, q, req);
-		if (err)
-			return err;
-		break;
-	case VHOST_USER_GET_CONFIG:
-		if (!(vub->protocol_features & (1ull << VHOST_USER_PROTOCOL_F_CONFIG)) ||
-		    !dev->get_config)
-			return vub_err(vub, req, "CONFIG was not negotiated");
-		if (!dev->get_config(dev->priv, p->config.offset, p->config.size,
-				     p->config.data))
-			return vub_err(vub, req, "offset %u size %u outside the config space",
-				       p->config.offset, p->config.size);
-		return vub_reply(vub, m, m->hdr.size);
-	case VHOST_USER_SET_STATUS:
-		if (!(vub->protocol_features & (1ull << VHOST_USER_PROTOCOL_F_STATUS)))
-			return vub_err(vub, req, "STATUS was not negotiated");
-		if (p->u64 > 0xff)
-			return vub_err(vub, req, "status 0x%llx is not a byte",
-				       (unsigned long long)p->u64);
-		vub->status = p->u64;
-		vub->status_msgs++;
-		if (!vub->status)
-			for (i = 0; i < VUB_MAX_QUEUES; i++)
-				vub_queue_stop(vub, &vub->q[i]);
-		break;
-	case VHOST_USER_GET_STATUS:
-		if (!(vub->protocol_features & (1ull << VHOST_USER_PROTOCOL_F_STATUS)))
-			return vub_err(vub, req, "STATUS was not negotiated");
-		return vub_reply_u64(vub, m, vub->status);
-	default:
-		return vub_err(vub, req, "not supported by this backend");
-	}
+	r = &vub_requests[msg.req];
+	if (fds->n && !r->fds)
+		return vub_err(vub, msg.req, "%u unexpected fds", fds->n);
+	if (!r->handle)
+		return vub_err(vub, msg.req, "not supported by this backend");
+	err = r->handle(vub, &msg);
+	if (err || r->replies)
+		return err;
 	if ((m->hdr.flags & VHOST_USER_FLAG_NEED_REPLY) &&
-	    (vub->protocol_features & (1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK)))
+	    vub_negotiated(vub, VHOST_USER_PROTOCOL_F_REPLY_ACK))
 		return vub_reply_u64(vub, m, 0);
 	return 0;
 }
