@@ -32,11 +32,18 @@
  *     which keeps it exact for large, close integers).
  *   - An integer too large for long long is read as a float, which makes
  *     its column a float column.
- *   - MIN and MAX are printed as the input wrote them (the text of the
- *     first line holding that value): floats keep their own digits
- *     ("100.1", "1e400", ".5"), hex stays hex ("0x4e20").  The classic
- *     tool printed float columns with %f (six decimals) and read 0x4e20
- *     as 0, "x", 4, "e" and 20.
+ *   - A column holding a number the classic tool could not read (hex, a
+ *     leading '.', an exponent, an integer too big for long long) prints
+ *     MIN and MAX as the input wrote them (the text of the first line
+ *     holding that value): "1e400-1e401", ".5-.7", "0x4e20-0x4e21".  The
+ *     classic tool read 0x4e20 as 0, "x", 4, "e" and 20, and 1e400 as 1,
+ *     "e" and 400.
+ *
+ * As the classic tool:
+ *   - A varying column that holds a float, every number in it plain
+ *     decimal (digits, at most one '.'), prints MIN and MAX with %Lf (six
+ *     decimals), integers in it too: "100.000000-300.000000".  Integer
+ *     columns print MIN and MAX as written.
  *
  * Decisions where the behaviour was not otherwise fixed:
  *   - Whitespace means space, tab, CR, LF, VT and FF (independent of locale).
@@ -61,7 +68,9 @@
  *     and processing continues with the next file; the exit status is 1.
  *   - Every usage error (unknown option, bad --skip value, --csv with
  *     --trim-outliers) prints one line naming it and "try 'stats --help'"
- *     on stderr and exits with status 1.  -h/--help prints the usage on
+ *     on stderr and exits with status 2, as the rig's other programs do
+ *     (the classic tool exited 1; nothing here relied on that, and 2 tells
+ *     a usage error apart from a file that cannot be read).  -h/--help prints the usage on
  *     stdout and exits 0; --version prints who built it.
  *   - A write error on stdout is reported and gives exit status 1.
  */
@@ -107,6 +116,7 @@ struct part {
 	int is_num;
 	int is_float;   /* numbers only */
 	int is_hex;     /* numbers only: 0x... */
+	int is_classic; /* numbers only: digits with at most one '.' inside */
 };
 
 struct value {
@@ -121,6 +131,7 @@ struct column {
 	size_t n;
 	size_t cap;
 	int is_float;
+	int odd;        /* holds a number the classic tool could not read */
 	size_t imin, imax;      /* first smallest and first largest value */
 	char *min_txt, *max_txt;        /* ... as the input wrote them */
 };
@@ -209,9 +220,13 @@ static void usage(FILE *out)
 	      "      --version             print who built this program and exit\n"
 	      "\n"
 	      "With no FILE, or when FILE is -, read standard input.  Each FILE is\n"
-	      "processed separately.  Exit status: 0 on success, 1 on any error.\n",
+	      "processed separately.  Exit status: 0 on success, 1 when a file cannot\n"
+	      "be read or the output written, 2 on a usage error.\n",
 	      out);
 }
+
+/* A usage error exits 2, like the rig's other programs; 1 is a file error. */
+#define EXIT_USAGE 2
 
 static void try_help(void)
 {
@@ -299,6 +314,27 @@ static size_t number_end(const char *s, size_t len, size_t i, int *is_float,
 	return i;
 }
 
+/*
+ * Would the classic tool have read s[0..n) as this one number?  Yes for
+ * "-"? digits ("." digits)?; no for hex, a leading '.' and an exponent.
+ */
+static int classic_number(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && s[i] == '-')
+		i++;
+	if (i >= n || !is_digit((unsigned char)s[i]))
+		return 0;
+	while (i < n && is_digit((unsigned char)s[i]))
+		i++;
+	if (i < n && s[i] == '.')
+		i++;
+	while (i < n && is_digit((unsigned char)s[i]))
+		i++;
+	return i == n;
+}
+
 static void add_text(struct part **parts, size_t *n, size_t *cap,
 		     size_t off, size_t len)
 {
@@ -319,6 +355,7 @@ static void add_text(struct part **parts, size_t *n, size_t *cap,
 	p->is_num = 0;
 	p->is_float = 0;
 	p->is_hex = 0;
+	p->is_classic = 0;
 }
 
 /* Cut s[0..len) into parts; the first opt.skip numbers become text. */
@@ -350,6 +387,7 @@ static size_t split_line(const char *s, size_t len, struct part **parts,
 				p->is_num = 1;
 				p->is_float = fl;
 				p->is_hex = hex;
+				p->is_classic = classic_number(s + j, end - j);
 			}
 			after_number = 1;
 			i = end;
@@ -537,7 +575,7 @@ static char *copy_text(char *old, const char *s, size_t n)
 }
 
 static void column_add(struct column *c, const char *s, size_t n,
-		       int is_float, int is_hex)
+		       int is_float, int is_hex, int is_classic)
 {
 	struct value *v;
 
@@ -554,6 +592,8 @@ static void column_add(struct column *c, const char *s, size_t n,
 	parse_value(s, n, is_float, is_hex, v);
 	if (v->is_float)
 		c->is_float = 1;
+	if (!is_classic || (v->is_float && !is_float))
+		c->odd = 1;     /* ... or an integer too big for long long */
 	if (c->n == 0 || value_lt(v, &c->v[c->imin])) {
 		c->imin = c->n;
 		c->min_txt = copy_text(c->min_txt, s, n);
@@ -581,7 +621,7 @@ static void group_add(struct group *g, const char *line,
 		if (!p->is_num)
 			continue;
 		column_add(&g->cols[c++], line + p->off + p->ws, p->len - p->ws,
-			   p->is_float, p->is_hex);
+			   p->is_float, p->is_hex, p->is_classic);
 	}
 	g->nlines++;
 }
@@ -642,7 +682,10 @@ static void print_range(const struct column *c)
 	int trim;
 	long double mean, mean_d, var = 0, dsum = 0;
 
-	printf("%s-%s", c->min_txt, c->max_txt);
+	if (c->is_float && !c->odd)
+		printf("%Lf-%Lf", as_ld(&v[imin]), as_ld(&v[imax]));
+	else
+		printf("%s-%s", c->min_txt, c->max_txt);
 
 	/* A varying column has imin != imax, so trimming drops two values. */
 	trim = opt.trim && n >= 3;
@@ -869,7 +912,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "stats: invalid --skip value '%s'"
 					" (a whole number)\n", optarg);
 				try_help();
-				return 1;
+				return EXIT_USAGE;
 			}
 			break;
 		case OPT_SUPPRESS:
@@ -889,18 +932,18 @@ int main(int argc, char **argv)
 			fprintf(stderr, "stats: %s needs a value\n",
 				argv[optind - 1]);
 			try_help();
-			return 1;
+			return EXIT_USAGE;
 		default:
 			bad_option(argv[optind - 1]);
 			try_help();
-			return 1;
+			return EXIT_USAGE;
 		}
 	}
 	if (opt.csv && opt.trim) {
 		fputs("stats: --csv cannot be combined with --trim-outliers\n",
 		      stderr);
 		try_help();
-		return 1;
+		return EXIT_USAGE;
 	}
 
 	if (optind == argc) {
