@@ -11,7 +11,9 @@
  * that every buffer comes back, in order, with its own token.
  *
  * Prints "<N>ns" (CLOCK_MONOTONIC, the whole add/kick/reap loop) and
- * "<M> returned"; progress on stderr while it is a terminal.  Only the kernel API is used, so this builds against a
+ * "<M> returned"; progress on stderr while it is a terminal.  Ctrl-C stops
+ * the loop: "Interrupted after <K> of <BUFFERS> buffers", then the figures
+ * so far, exit 130.  Only the kernel API is used, so this builds against a
  * kernel tree's virtio_ring.c too.  The ring is legacy (guest-native byte
  * order) unless --virtio-1, as in vringh_test.
  *
@@ -184,7 +186,8 @@ static void usage(void)
 "Add BUFFERS buffers (1..10^12, default 10000000; decimal, or hex after 0x)\n"
 "to a split ring, playing the device each time the ring is full; print the\n"
 "elapsed time (\"<N>ns\") and the number of buffers returned (\"<M> returned\").\n"
-"Progress goes to stderr while it is a terminal.\n"
+"Progress goes to stderr while it is a terminal.  Ctrl-C prints the figures\n"
+"so far.\n"
 "  --packed        a packed ring (VIRTIO_F_RING_PACKED; implies --virtio-1)\n"
 "  --ring-size N   ring entries: a power of 2 in 1..%d (default 128); with\n"
 "                  --packed any number in 1..%d\n"
@@ -205,7 +208,7 @@ static void usage(void)
 "  --version       how this binary was built\n"
 "  -h, --help      this text\n"
 "Exit status: 0 done, 1 a check failed, 2 usage error, 77 SKIP (the linked\n"
-"ring code lacks the feature asked for).\n", RIG_RING_MAX, RIG_RING_MAX);
+"ring code lacks the feature asked for), 130 interrupted (Ctrl-C).\n", RIG_RING_MAX, RIG_RING_MAX);
 }
 
 int main(int argc, char *argv[])
@@ -352,9 +355,10 @@ int main(int argc, char *argv[])
 	mockdev_init(&dev, &vdev, &queue.ring);
 	mockdev_want_kicks(&dev);
 	rig_progress_init(&progress, "buffers", buffers, false);
+	rig_catch_interrupt();
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (added = 0; added < buffers; ) {
+	for (added = 0; added < buffers && !rig_interrupted; ) {
 		int err;
 
 		if (calls)
@@ -392,8 +396,11 @@ int main(int argc, char *argv[])
 
 	ns = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;
 	if (!json) {
+		if (rig_interrupted)
+			printf("Interrupted after %lu of %lu buffers\n",
+			       returned, buffers);
 		printf("%lluns\n%lu returned\n", ns, returned);
-		return 0;
+		return rig_interrupted ? RIG_EXIT_INTERRUPTED : 0;
 	}
 	rig_json_begin("vring_bench");
 	rig_json_features(vdev.features);
@@ -405,7 +412,9 @@ int main(int argc, char *argv[])
 	rig_json_num("buffers", "%lu", buffers);
 	rig_json_num("returned", "%lu", returned);
 	rig_json_num("ns", "%llu", ns);
-	rig_json_num("ns_per_buffer", "%.3f", (double)ns / buffers);
+	rig_json_num("ns_per_buffer", "%.3f",
+		     returned ? (double)ns / returned : 0.0);
+	rig_json_num("interrupted", "%s", rig_interrupted ? "true" : "false");
 	rig_json_end();
-	return 0;
+	return rig_interrupted ? RIG_EXIT_INTERRUPTED : 0;
 }

@@ -289,6 +289,10 @@ usage_checks() {
 		out='^Interrupted after [0-9]* of 1000000000000 transfers$' \
 		out='^Guest: notified' out='^Host: notified' -- \
 		timeout --preserve-status -s INT "$CTRL_C_AFTER" "$B/vringh_test" --parallel --xfers=1000000000000
+	expect "vring_bench: Ctrl-C prints the figures so far, exit 130" 130 \
+		out='^Interrupted after [0-9]* of 1000000000000 buffers$' \
+		out='^[0-9]+ns$' out='^[0-9]+ returned$' out-lines=3 -- \
+		timeout --preserve-status -s INT "$CTRL_C_AFTER" "$B/vring_bench" 1000000000000
 	expect "virtio_test: Ctrl-C prints the figures so far, exit 130" 130 \
 		err='^virtio_test: interrupted: spurious wakeups: 0x[0-9a-f]* started=0x[0-9a-f]* completed=0x[0-9a-f]* of 0x10000000000$' -- \
 		timeout --preserve-status -s INT "$CTRL_C_AFTER" "$B/virtio_test" --buf-num=0x10000000000
