@@ -158,7 +158,7 @@ int main(int argc, char *argv[])
 			break;
 		case OPT_XFERS:
 			if (!rig_parse_ulong(optarg, 1, 1UL << 40, &opt.xfers))
-				rig_usage_error("bad --xfers '%s': a decimal number in 1..2^40",
+				rig_usage_error("bad --xfers '%s': a number in 1..2^40 (decimal, or hex after 0x)",
 						optarg);
 			xfers_given = true;
 			break;

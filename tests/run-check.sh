@@ -275,6 +275,12 @@ usage_checks() {
 			expect "$prog $o" 0 out="^Usage: $prog" err-empty -- "$B/$prog" $o
 		done
 	done
+	# --xfers takes hex too, and its error says so.
+	expect "vringh_test --parallel --xfers=0x10 (hex)" 0 out='^Using CPUS' -- \
+		"$B/vringh_test" --parallel --xfers=0x10
+	expect "vringh_test --xfers=12x: the error says hex is accepted" 2 \
+		err='a number in 1\.\.2\^40 \(decimal, or hex after 0x\)$' -- \
+		"$B/vringh_test" --parallel --xfers=12x
 	# Decimal, never octal: 010 is ten.
 	expect "vring_bench 010 adds ten buffers, quietly when not on a terminal" 0 \
 		out-last='10 returned' err-empty -- "$B/vring_bench" 010
