@@ -825,8 +825,12 @@ int main(int argc, char *argv[])
 			       "of %lu resamples, seed %lu)\n", ratio, lo, hi,
 			       paired ? "median of the pair ratios" :
 			       "ratio of medians, unpaired", resamples, seed);
-		printf("verdict: %s\n", lo > 1 ? "slower (B takes longer than A)" :
-		       hi < 1 ? "faster (B takes less time than A)" :
+		printf("verdict: %s\n", lo > 1 ? (kind == KIND_INSTR ?
+		       "slower (B executes more instructions than A)" :
+		       "slower (B takes longer than A)") :
+		       hi < 1 ? (kind == KIND_INSTR ?
+		       "faster (B executes fewer instructions than A)" :
+		       "faster (B takes less time than A)") :
 		       "no significant difference");
 		if (gate)
 			printf("gate: %s (--max-slowdown=%g: %s)\n",

@@ -361,6 +361,12 @@ for k in ("command", "version", "median", "min", "max", "cv_pct", "figures"):
 		cmp_run -q --metric=instructions --max-slowdown "$bench 2000" "$bench 2100"
 		[ "$rc" -eq 1 ] && grep -q "^gate: FAIL" "$tmp/out"
 		result "compare --metric=instructions: 5% more work fails the gate"
+		grep -qx "verdict: slower (B executes more instructions than A)" "$tmp/out"
+		result "compare --metric=instructions: more work is more instructions, not longer"
+		cmp_run -q --metric=instructions "$bench 2100" "$bench 2000"
+		[ "$rc" -eq 0 ] &&
+			grep -qx "verdict: faster (B executes fewer instructions than A)" "$tmp/out"
+		result "compare --metric=instructions: less work is fewer instructions"
 	fi
 	if [ -x "$bench" ]; then
 		cmp_run -q -n 3 -w 0 "$bench 100" "$bench 200"
