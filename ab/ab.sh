@@ -27,7 +27,8 @@
 # revision.  Both builds' --version lines are printed by ab/compare.  Every
 # option is checked before anything is built.  Exit status: ab/compare's
 # (0 done, 1 the gate failed, 2 usage error, 3 a run failed); 2 also for a
-# usage error here, 3 for a failed build.
+# usage error here, 3 for a failed build or a revision that names no
+# commit (as ab/regress.sh).
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
@@ -139,8 +140,9 @@ in_build() {
 	printf '%s\n' "$cmd" | sed "s#\(^\|[[:space:]]\)\./#\1$dir/$1/#g"
 }
 
-rev_a=$(describe "$base") || exit 1
-rev_b=$(describe "$head") || exit 1
+# (die's status, 3, from the subshell: 1 would say the gate failed)
+rev_a=$(describe "$base") || exit
+rev_b=$(describe "$head") || exit
 echo "A = $base ($rev_a), B = $head ($rev_b); building in $dir" \
 	"with CC=${CC:-default} CFLAGS=${CFLAGS-default}"
 build A "$rev_a"
