@@ -6,20 +6,29 @@
 # (make bench RUNS=5 on a busy machine; the "# ..." header lines first)
 #
 # Usage: bench/run.sh [-p PLOT] [RUNS]
+#        bench/run.sh -h
 #   RUNS  runs of each loop (default: 50 of vringh_test, 10 of vring_bench);
 #         below 5, trimming would leave too few values for a spread, so
 #         the loops are folded untrimmed, with a warning
 #   -p PLOT  also draw the spread of each figure (every run in percent of
 #         its median) into PLOT, a .png or .svg (needs gnuplot)
+#   -h    print this help
 #
-# Runs the programs in the current directory (make runs it in the folder
-# it built them in, O= folders included).  Progress (a dot per run) goes to
+# Runs the programs in the current directory when it holds them (make runs
+# it in the folder it built them in, O= folders included), else those of
+# the tree this script is in.  Progress (a dot per run) goes to
 # stderr, the folded lines to stdout.  A failing run stops that loop and
 # makes the exit status 1; so does a missing /usr/bin/time (Debian package
 # "time"), which skips the vringh_test loop.
 
 set -u
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
 
+case ${1:-} in
+-h | --help) sed -n '/^# Usage:/,/^#   -h/s/^# \{0,1\}//p' "$here/run.sh"; exit 0 ;;
+-p) ;;
+-*) echo "bench: unknown option '$1' (bench/run.sh -h: usage)" >&2; exit 2 ;;
+esac
 plot=
 if [ "${1:-}" = -p ]; then
 	[ $# -ge 2 ] || { echo "bench: -p needs a file name" >&2; exit 2; }
@@ -48,14 +57,21 @@ if [ "$runs_bench" -lt 5 ]; then
 	trim=
 fi
 
-for prog in ./stats ./vringh_test ./vring_bench; do
-	if [ ! -x "$prog" ]; then
-		echo "bench: $prog is not built (run make first)" >&2
+# The folder of the programs: this one, else the tree's top.
+built() { [ -x "$1/stats" ] && [ -x "$1/vringh_test" ] && [ -x "$1/vring_bench" ]; }
+if ! built .; then
+	if ! built "$here/.."; then
+		echo "bench: stats, vringh_test and vring_bench are not all built" \
+			"here ($(pwd)) nor in $(cd "$here/.." && pwd) (run make first)" >&2
 		exit 2
 	fi
-done
+	case $plot in
+	'' | /*) ;;
+	*) plot=$(pwd)/$plot ;;
+	esac
+	cd "$here/.." || exit 2
+fi
 
-here=$(cd "$(dirname "$0")" && pwd) || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM

@@ -505,6 +505,24 @@ if [ -x "$B/stats" ] && [ -x "$B/vringh_test" ] && [ -x "$bench" ] &&
 	(cd "$tmp/fake" && "$top/bench/run.sh" 03) >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
 	result "bench/run.sh 03: refused"
+	(cd "$tmp/fake" && "$top/bench/run.sh" -h) >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && grep -q "^Usage: bench/run.sh" "$tmp/out" && [ ! -s "$tmp/err" ]
+	result "bench/run.sh -h: the usage, exit 0"
+	(cd "$tmp/fake" && "$top/bench/run.sh" -x) >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "unknown option '-x'" "$tmp/err"
+	result "bench/run.sh -x: unknown option, exit 2"
+	# From another folder: the programs of the script's own tree.
+	mkdir -p "$tmp/tree/bench" "$tmp/elsewhere"
+	cp "$top/bench/run.sh" "$tmp/tree/bench/run.sh"
+	cp "$tmp/fake/stats" "$tmp/fake/vringh_test" "$tmp/fake/vring_bench" "$tmp/tree/"
+	rm -f "$tmp/fake/n"
+	(cd "$tmp/elsewhere" && "$tmp/tree/bench/run.sh" 5) >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && grep -qx "1000-1004(1002+/-0.82)ns" "$tmp/out"
+	result "bench/run.sh from another folder: its tree's programs"
+	rm -f "$tmp/tree/stats"
+	(cd "$tmp/elsewhere" && "$tmp/tree/bench/run.sh" 5) >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 2 ] && grep -q "not all built here ($tmp/elsewhere) nor in $tmp/tree " "$tmp/err"
+	result "bench/run.sh: nothing built here nor in its tree says where it looked"
 	if command -v gnuplot >/dev/null 2>&1; then
 		rm -f "$tmp/fake/n"
 		(cd "$tmp/fake" && "$top/bench/run.sh" -p "$tmp/bench.svg" 5) \
