@@ -503,6 +503,7 @@ else
 		usage_checks
 		readme_checks
 		suite stats tests/stats/run.sh "$B/stats"
+		suite runner tests/runner/stop.sh
 		LONG=1 suite bench tests/bench/run.sh "$B"
 		LONG=1 frontend_checks
 		if [ "$MODE" = plain ]; then

@@ -265,6 +265,32 @@ start_next() {
 	running=$((running + 1))
 }
 
+# ktap_stop SIGNAL: stop every running check and exit 128 + its number.
+# Each check's command runs under timeout(1), in a process group of its
+# own (out of reach of a terminal's Ctrl-C and of a kill of this script):
+# each timeout is told to stop, and passes the signal on to its group; one
+# still there after 5 s is killed with its group.  Then the checks' own
+# shells go.
+ktap_stop() {
+	local sig=$1 pid tpids=() i
+	trap '' HUP INT TERM
+	for pid in $(jobs -p); do
+		tpids+=($(cat "/proc/$pid/task/$pid/children" 2>/dev/null))
+	done
+	kill -TERM "${tpids[@]}" 2>/dev/null
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "${tpids[@]}" 2>/dev/null || break
+		sleep 0.1
+	done
+	for pid in "${tpids[@]}"; do
+		kill -0 "$pid" 2>/dev/null && kill -KILL -- "-$pid" "$pid" 2>/dev/null
+	done
+	kill -TERM $(jobs -p) 2>/dev/null
+	wait
+	echo "# stopped by SIG$sig: the running checks were stopped, the rest not run"
+	exit $((128 + $(kill -l "$sig")))
+}
+
 # ktap_main: print the names (LIST) or run every declared check; exit
 # non-zero if any failed.
 ktap_main() {
@@ -280,6 +306,10 @@ ktap_main() {
 		return 1
 	fi
 	local i pid begin=$EPOCHREALTIME
+	for i in HUP INT TERM; do
+		# shellcheck disable=SC2064 # $i now, on purpose
+		trap "ktap_stop $i" "$i"
+	done
 	shown=0 passed=0 failed=0 skipped=0 todo=0
 	echo "KTAP version 1"
 	echo "1..${#CHECKS[@]}"

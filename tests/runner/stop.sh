@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Killing the check runner (tests/lib/ktap.sh) stops what it runs.  For
+# each of HUP, INT and TERM: a matrix of three slow checks (two commands,
+# one sub-suite, each sleeping for minutes under the runner's timeout) is
+# started, the signal goes to the runner's shell alone (as a kill from
+# outside, or make passing on a TERM), and then the runner must exit
+# 128 + the signal's number within 15 s and no process it started may be
+# left.  Its processes are found by a marker in their environment, which
+# every child inherits.
+#
+# Usage: tests/runner/stop.sh     (from anywhere; prints PASS:/FAIL: lines)
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-runner.XXXXXX") || exit 2
+mark=RIG_RUNNER_STOP_TEST=$$.$RANDOM
+trap 'kill -KILL $(marked) 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# The PIDs of the processes holding the marker, this script's aside.
+marked() {
+	grep -lxzF "$mark" /proc/[0-9]*/environ 2>/dev/null |
+		sed 's#^/proc/\([0-9]*\)/environ$#\1#' | grep -vx "$$"
+}
+
+cat >"$tmp/matrix.sh" <<'MATRIX'
+set -u
+FILTER='' LIST='' JOBS=3 TIMEOUT=300 LOG=$1
+. tests/lib/ktap.sh
+expect "sleeps" 0 -- sleep 300
+expect "a shell that sleeps" 0 -- sh -c 'sleep 300; :'
+suite "a suite that sleeps" sh -c 'sleep 300; echo "PASS: never"'
+ktap_main
+MATRIX
+
+# Job control: the runner is not started with SIGINT ignored (as a
+# shell's background job otherwise is), and gets a process group of its
+# own, as under make.
+set -m
+failed=0
+for sig in HUP INT TERM; do
+	mkdir "$tmp/log-$sig"
+	env "$mark" bash "$tmp/matrix.sh" "$tmp/log-$sig" >"$tmp/out" 2>"$tmp/err" &
+	runner=$!
+	# Three sleeps running: all checks started.
+	for ((i = 0; i < 200; i++)); do
+		n=0
+		for p in $(marked); do
+			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = sleep ] && n=$((n + 1))
+		done
+		[ "$n" -ge 3 ] && break
+		sleep 0.05
+	done
+	why=
+	[ "$n" -ge 3 ] || why="only $n of 3 checks started in 10 s"
+	kill -"$sig" "$runner"
+	for ((i = 0; i < 150; i++)); do
+		kill -0 "$runner" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$runner" 2>/dev/null; then
+		why="${why:+$why; }the runner still runs 15 s after SIG$sig"
+		kill -KILL "$runner"
+	fi
+	{ wait "$runner"; } 2>/dev/null
+	rc=$?
+	want=$((128 + $(kill -l "$sig")))
+	[ "$rc" -eq "$want" ] || why="${why:+$why; }exit status $rc, not $want"
+	sleep 0.5
+	left=$(marked)
+	if [ -n "$left" ]; then
+		why="${why:+$why; }left running:"
+		for p in $left; do
+			why="$why $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null);"
+		done
+		kill -KILL $left 2>/dev/null
+	fi
+	if [ -z "$why" ]; then
+		echo "PASS: runner/SIG$sig stops every check"
+	else
+		echo "FAIL: runner/SIG$sig stops every check"
+		echo "runner/SIG$sig: $why" >&2
+		sed 's/^/  | /' "$tmp/out" "$tmp/err" >&2
+		failed=1
+	fi
+done
+exit $failed
