@@ -128,7 +128,7 @@ fuzz-cc-ok = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) {
 fuzz-build:
 	$(Q)if [ '$(fuzz-cc-ok)' = yes ]; then \
 		$(MAKE) --no-print-directory O=build-fuzz CC='$(FUZZ_CC)' \
-			CFLAGS='$(FUZZ_CFLAGS)' LDFLAGS= fuzz-targets; \
+			CFLAGS='$(FUZZ_CFLAGS)' LDFLAGS= fuzz-targets >&2; \
 	else \
 		echo "fuzz-build: $(FUZZ_CC) cannot build libFuzzer targets" \
 			"(apt-get install clang libclang-rt-14-dev)" >&2; \

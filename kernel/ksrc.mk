@@ -96,7 +96,8 @@ $(rig-in-pairings): rig-in-%:
 	$(Q)mkdir -p $(rig-dir-$*)
 	$(Q)$(MAKE) -C $(rig-dir-$*) -f $(CURDIR)/Makefile srctree=$(CURDIR) \
 		KSRC=$(KSRC) GUEST=$(word 1,$(subst -, ,$*)) \
-		HOST=$(word 2,$(subst -, ,$*)) O=. $(rig-build-goals)
+		HOST=$(word 2,$(subst -, ,$*)) O=. $(rig-build-goals) \
+		$(if $(filter check,$(rig-goals)),>&2)
 
 ifneq ($(rig-other-goals),)
 $(rig-other-goals): $(rig-in-pairings) ; @:

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check's standard output is KTAP alone, even when it has something
+# to build first: `make check | tee check.tap` must give a file a KTAP
+# reader takes.  In a copy of the top-level build (sources and objects),
+# stats.c and a fuzz target's source are made newer, and make check runs
+# one short check there: stdout must start with "KTAP version 1" and hold
+# KTAP lines only, and the "  CC ..." lines of the rebuild must be on
+# stderr (so that the test sees a build happen).
+#
+# Usage: tests/runner/stdout.sh [BUILD_DIR]   (the top-level build only)
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+top=$(pwd)
+B=${1:-.}
+if [ "$(cd "$B" && pwd)" != "$top" ]; then
+	echo "SKIP: runner/make check stdout: needs the top-level build, not $B"
+	exit 0
+fi
+if [ ! -x ./stats ]; then
+	echo "FAIL: runner/make check stdout"
+	echo "runner: ./stats is not built" >&2
+	exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-stdout.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 143' HUP INT TERM
+
+# The tree as it is (timestamps kept), without the other builds.
+mkdir "$tmp/tree"
+tar --exclude=./.git --exclude='./build-*' --exclude=./ksrc -cf - . |
+	tar -xf - -C "$tmp/tree" || exit 2
+[ -d build-fuzz ] && cp -a build-fuzz "$tmp/tree/"
+touch "$tmp/tree/stats.c" "$tmp/tree/fuzz/fuzz_vringh.c"
+# A make running us hands its flags on (-s, -j); this make is the user's.
+MAKEFLAGS= MAKELEVEL= make -C "$tmp/tree" --no-print-directory -j2 check \
+	T='^vring_bench -h$' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+
+why=
+[ "$rc" -eq 0 ] || why="exit status $rc"
+[ "$(head -n 1 "$tmp/out")" = "KTAP version 1" ] ||
+	why="${why:+$why; }the first line of stdout is not 'KTAP version 1'"
+if grep -Ev '^(KTAP version 1|1\.\.[0-9]+|(not )?ok [0-9]+ - .*|#.*|  .*|[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped)$' \
+	"$tmp/out" >"$tmp/bad"; then
+	why="${why:+$why; }stdout has lines that are not KTAP: $(head -n 3 "$tmp/bad" | tr '\n' '|')"
+fi
+grep -Eq '^  CC +stats\.o$' "$tmp/err" ||
+	why="${why:+$why; }stderr lacks the rebuild's '  CC stats.o' line"
+if grep -q 'cannot build libFuzzer targets' "$tmp/err"; then
+	echo "SKIP: runner/make check stdout with a fuzz build: clang cannot build libFuzzer targets"
+elif ! grep -Eq '^  CC +.*fuzz_vringh\.o$' "$tmp/err"; then
+	why="${why:+$why; }stderr lacks the fuzz rebuild's '  CC ...fuzz_vringh.o' line"
+fi
+if [ -z "$why" ]; then
+	echo "PASS: runner/make check stdout is KTAP alone"
+	exit 0
+fi
+echo "FAIL: runner/make check stdout is KTAP alone"
+echo "runner: $why" >&2
+sed 's/^/  stdout | /' "$tmp/out" | head -n 20 >&2
+sed 's/^/  stderr | /' "$tmp/err" | head -n 20 >&2
+exit 1
