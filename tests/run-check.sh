@@ -504,6 +504,7 @@ else
 		readme_checks
 		suite stats tests/stats/run.sh "$B/stats"
 		suite runner tests/runner/stop.sh
+		LONG=1 suite torture tests/peers/torture-fates.sh
 		LONG=1 suite bench tests/bench/run.sh "$B"
 		LONG=1 frontend_checks
 		if [ "$MODE" = plain ]; then

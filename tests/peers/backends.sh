@@ -12,6 +12,7 @@
 #   peer_stop NAME               stop it, remove its files
 #   peer_sock NAME / peer_pid NAME / peer_log NAME
 #   peer_missing testpmd|qsd     the reason it cannot run, or nothing
+#   peer_version testpmd|qsd     the installed version ("22.11.11"), or "?"
 
 PEER_TIMEOUT=${PEER_TIMEOUT:-60}	# seconds for a socket to appear (a loaded machine)
 
@@ -33,6 +34,24 @@ peer_missing() {
 		command -v qemu-storage-daemon >/dev/null ||
 			echo "qemu-storage-daemon not installed (Debian: qemu-system-common)" ;;
 	esac
+}
+
+# What the peer says its version is: testpmd's EAL (-v) prints "RTE
+# Version: 'DPDK 22.11.11'" as it starts (with --help, it then stops).
+peer_version() {
+	local v=
+	case $1 in
+	testpmd)
+		v=$(timeout 60 dpdk-testpmd -v --no-pci --no-huge -m 64 \
+			--file-prefix "rig-version-$$" --log-level=lib.eal:info \
+			-- --help 2>&1 </dev/null |
+			sed -n "s/.*RTE Version: 'DPDK \([^']*\)'.*/\1/p" | head -n 1)
+		rm -rf "/var/run/dpdk/rig-version-$$" ;;
+	qsd)
+		v=$(qemu-storage-daemon --version 2>/dev/null |
+			sed -n '1s/^qemu-storage-daemon version \([^ ]*\).*/\1/p') ;;
+	esac
+	echo "${v:-?}"
 }
 
 # The peer runs under timeout(1), which bounds its life: $1 is timeout's

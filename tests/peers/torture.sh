@@ -7,6 +7,14 @@
 # what DPDK's vhost (testpmd) and qemu-storage-daemon did.  A report about
 # the peers, not a test: it fails only if vhost_test itself did.
 #
+# vhost_test's outcome is corrected by the peer's own end, once known: a
+# peer that closed the connection may still be dying (a segfault takes a
+# while to dump), so it gets 5 s to exit, and its exit status decides:
+# killed by a signal is "crashed (peer killed by SIGSEGV, exit status
+# 139)", an exit of its own "exited (peer exit status N)".  A peer alive
+# after that is never "crashed": vhost_test's "crashed" then reads
+# "unclear (vhost_test saw the peer gone, but it lives)".
+#
 # Usage: tests/peers/torture.sh [BUILD_DIR] [CASE...]
 set -u
 cd "$(dirname "$0")/../.."
@@ -23,7 +31,7 @@ rc=0
 # one PEER DEVICE CASE: the outcome cell, in $cell.  (Not run in a
 # subshell: the peer must be one the exit trap knows about.)
 one() {
-	local peer=$1 dev=$2 c=$3 line st
+	local peer=$1 dev=$2 c=$3 line
 	if [ "$peer" = testpmd ]; then
 		testpmd_start t 1 >/dev/null 2>&1 || { cell="(testpmd did not start)"; return; }
 	else
@@ -35,23 +43,54 @@ one() {
 	"torture $c: "*) line=${line#"torture $c: "} ;;
 	*) rc=1 ;;
 	esac
-	if ! peer_alive t; then
-		# (bash's notice of a crashed job is for us to print, not it)
-		{ wait "${PEER_TPIDS[t]}"; st=$?; } 2>/dev/null
-		line="$line (peer exit status $st)"
-	fi
+	peer_fate t "$line"
 	peer_stop t
-	cell=$line
+}
+
+# peer_running NAME: its process exists and is not a zombie.
+peer_running() {
+	local stat
+	stat=$(cat "/proc/${PEER_PIDS[$1]}/stat" 2>/dev/null) || return 1
+	stat=${stat##*) }
+	[ "${stat%% *}" != Z ]
+}
+
+# peer_fate NAME LINE: vhost_test's LINE ("OUTCOME; details") corrected by
+# what became of peer NAME, in $cell (see the top).
+peer_fate() {
+	local name=$1 line=$2 outcome=${2%%;*} i st
+	case $outcome in
+	closed | crashed)
+		for ((i = 0; i < 50; i++)); do
+			peer_running "$name" || break
+			sleep 0.1
+		done ;;
+	esac
+	if peer_running "$name"; then
+		cell=$line
+		[ "$outcome" = crashed ] &&
+			cell="unclear (vhost_test saw the peer gone, but it lives)${line#crashed}"
+		return
+	fi
+	wait "${PEER_TPIDS[$name]}"
+	st=$?
+	if [ "$st" -gt 128 ]; then
+		cell="crashed${line#"$outcome"} (peer killed by SIG$(kill -l $((st - 128))), exit status $st)"
+	else
+		cell="exited${line#"$outcome"} (peer exit status $st)"
+	fi
 }
 
 tp=$(peer_missing testpmd)
 qsd=$(peer_missing qsd)
-echo "| case | DPDK 22.11 vhost (testpmd, net) | qemu-storage-daemon 7.2 (vhost-user-blk) |"
+echo "| case | DPDK $(peer_version testpmd) vhost (testpmd, net) | qemu-storage-daemon $(peer_version qsd) (vhost-user-blk) |"
 echo "|---|---|---|"
 for c in "${cases[@]}"; do
 	a=$tp b=$qsd
-	[ -z "$tp" ] && one testpmd net "$c" && a=$cell
-	[ -z "$qsd" ] && one qsd blk "$c" && b=$cell
+	# A peer killed by a signal makes bash print a notice on stderr when
+	# it sees it go: for the log, not for the table.
+	[ -z "$tp" ] && one testpmd net "$c" 2>>"$PEER_DIR/notices" && a=$cell
+	[ -z "$qsd" ] && one qsd blk "$c" 2>>"$PEER_DIR/notices" && b=$cell
 	echo "| $c | $a | $b |"
 done
 exit $rc
