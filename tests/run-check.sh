@@ -443,6 +443,13 @@ ring_checks() {
 peer_checks() {
 	suite "vhost-user hostile" "$B/tests/vhost_hostile" "$B/vhost_dev"
 	suite peers env PEER_PREFIX="$PREFIX" tests/peers/run.sh "$B"
+	# testpmd takes seconds to start: a DPDK run of 4 s must still give a
+	# figure (no testpmd: exit 77, a SKIP).
+	expect "tests/peers/bench-net.sh RUNS=1 DPDK_SECONDS=4: a median for each driver" 0 \
+		out='^# testpmd of DPDK [0-9][0-9.]* as the backend' \
+		out='^median rig: [0-9]+ frames/s \([0-9.]+ x dpdk\)$' \
+		out='^median dpdk: [0-9]+ frames/s \(1\.00 x dpdk\)$' -- \
+		env RUNS=1 FRAMES=20000 DPDK_SECONDS=4 tests/peers/bench-net.sh "$B" /nonexistent
 }
 
 # A copy of the kernel tree of BUILD_DIR (its .rig-config says which)

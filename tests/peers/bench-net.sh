@@ -10,8 +10,14 @@
 #            two testpmds; its figure is the median Rx-pps of its steady
 #            seconds)
 # vhost_test polls (--poll), 64-byte frames, split ring, no in-order (the
-# kernel's 6.12 ring has none), every frame still checked.  Prints each
-# run, then the medians and the ratios to DPDK's.  A benchmark, not a test.
+# kernel's 6.12 ring has none), every frame still checked.  Prints a header
+# naming the DPDK installed, each run, then the medians and the ratios to
+# DPDK's.  A benchmark, not a test.  testpmd takes seconds to start (about
+# 5 on a loaded machine): DPDK_SECONDS count from its first statistics
+# line, and the first two and the last of its seconds are dropped, so
+# DPDK_SECONDS must be 4 or more.  A run without a figure says why on
+# stderr; if any run failed the exit status is 1, and a driver with no
+# figure at all has no median ("none").
 #
 # Usage: tests/peers/bench-net.sh [RIG_BUILD [KERNEL_BUILD]]
 #   RUNS (default 5), FRAMES (default 1000000), DPDK_SECONDS (default 8)
@@ -22,6 +28,9 @@ KERN=${2:-build-kernel-rig}
 RUNS=${RUNS:-5}
 FRAMES=${FRAMES:-1000000}
 DPDK_SECONDS=${DPDK_SECONDS:-8}
+case $DPDK_SECONDS in
+'' | *[!0-9]* | [0-3]) echo "bench-net: DPDK_SECONDS must be 4 or more, not '$DPDK_SECONDS'" >&2; exit 2 ;;
+esac
 . tests/peers/backends.sh
 why=$(peer_missing testpmd)
 [ -n "$why" ] && { echo "bench-net: $why" >&2; exit 77; }
@@ -39,21 +48,45 @@ ours() {
 		--poll --cpu=1 --peer-pid="$(peer_pid be)" | sed -n 's/^Frames\/s: //p'
 }
 
+# rx_pps LOG: testpmd's Rx-pps figures so far, one a line.
+rx_pps() { sed -n 's/^ *Rx-pps: *\([0-9]*\).*/\1/p' "$1"; }
+
 dpdk() {
-	local prefix="rig-bench-fe-$$" log="$PEER_DIR/fe.log"
-	timeout -s INT "$DPDK_SECONDS" dpdk-testpmd --lcores '0@1,1@1' --no-pci --no-huge -m 512 \
+	local prefix="rig-bench-fe-$$" log="$PEER_DIR/fe.log" pid i n
+	timeout -s INT $((PEER_TIMEOUT + DPDK_SECONDS + 10)) dpdk-testpmd \
+		--lcores '0@1,1@1' --no-pci --no-huge -m 512 \
 		--file-prefix "$prefix" --log-level=lib.eal:error \
 		--vdev "net_virtio_user0,path=$sock,queues=1,packed_vq=0,in_order=0,mrg_rxbuf=0" -- \
 		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 --txd=256 --rxd=256 \
-		--tx-first --stats-period 1 </dev/null >"$log" 2>&1
+		--tx-first --stats-period 1 </dev/null >"$log" 2>&1 &
+	pid=$!
+	# DPDK_SECONDS from its first statistics, however long it took to start.
+	for ((i = 0; i < PEER_TIMEOUT * 10; i++)); do
+		[ -n "$(rx_pps "$log")" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$(rx_pps "$log")" ] && sleep "$DPDK_SECONDS"
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
 	rm -rf "/var/run/dpdk/$prefix"
+	n=$(rx_pps "$log" | wc -l)
+	if [ "$n" -lt 4 ]; then
+		echo "bench-net: dpdk: testpmd printed $n Rx-pps lines (4 needed:" \
+			"the first two and the last are dropped); its log:" >&2
+		tail -n 5 "$log" | sed 's/^/  | /' >&2
+		return
+	fi
 	# The steady seconds: drop the first two and the last.
-	sed -n 's/^ *Rx-pps: *\([0-9]*\).*/\1/p' "$log" | sed '1,2d;$d' | sort -n |
+	rx_pps "$log" | sed '1,2d;$d' | sort -n |
 		awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
 }
 
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
 
+echo "# testpmd of DPDK $(peer_version testpmd) as the backend; $RUNS runs of" \
+	"$FRAMES frames (vhost_test), DPDK_SECONDS=$DPDK_SECONDS (dpdk)"
+rc=0
 for ((r = 1; r <= RUNS; r++)); do
 	for d in $drivers; do
 		case $d in
@@ -61,12 +94,24 @@ for ((r = 1; r <= RUNS; r++)); do
 		kernel) f=$(ours "$KERN") ;;
 		dpdk) f=$(dpdk) ;;
 		esac
-		echo "run $r $d: ${f:-failed} frames/s"
+		if [ -n "$f" ]; then
+			echo "run $r $d: $f frames/s"
+		else
+			echo "run $r $d: failed (why: on stderr)"
+			rc=1
+		fi
 		figs[$d]="${figs[$d]:-} ${f:-}"
 	done
 done
 base=$(median "${figs[dpdk]}")
 for d in $drivers; do
 	m=$(median "${figs[$d]}")
-	echo "median $d: $m frames/s ($(awk -v a="$m" -v b="$base" 'BEGIN { if (b) printf "%.2f", a / b; else print "?" }') x dpdk)"
+	if [ -z "$m" ]; then
+		echo "median $d: none (no run gave a figure)"
+	elif [ -z "$base" ]; then
+		echo "median $d: $m frames/s (no dpdk figure to compare with)"
+	else
+		echo "median $d: $m frames/s ($(awk -v a="$m" -v b="$base" 'BEGIN { printf "%.2f", a / b }') x dpdk)"
+	fi
 done
+exit $rc
