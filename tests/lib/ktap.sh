@@ -272,10 +272,13 @@ start_next() {
 # still there after 5 s is killed with its group.  Then the checks' own
 # shells go.
 ktap_stop() {
-	local sig=$1 pid tpids=() i
+	local sig=$1 pid tpids=() kids=() jobs i
 	trap '' HUP INT TERM
-	for pid in $(jobs -p); do
-		tpids+=($(cat "/proc/$pid/task/$pid/children" 2>/dev/null))
+	mapfile -t jobs < <(jobs -p)
+	for pid in "${jobs[@]}"; do
+		kids=()
+		read -ra kids 2>/dev/null <"/proc/$pid/task/$pid/children"
+		tpids+=("${kids[@]}")
 	done
 	kill -TERM "${tpids[@]}" 2>/dev/null
 	for ((i = 0; i < 50; i++)); do
@@ -285,7 +288,7 @@ ktap_stop() {
 	for pid in "${tpids[@]}"; do
 		kill -0 "$pid" 2>/dev/null && kill -KILL -- "-$pid" "$pid" 2>/dev/null
 	done
-	kill -TERM $(jobs -p) 2>/dev/null
+	kill -TERM "${jobs[@]}" 2>/dev/null
 	wait
 	echo "# stopped by SIG$sig: the running checks were stopped, the rest not run"
 	exit $((128 + $(kill -l "$sig")))

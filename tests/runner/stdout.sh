@@ -34,7 +34,7 @@ tar --exclude=./.git --exclude='./build-*' --exclude=./ksrc -cf - . |
 [ -d build-fuzz ] && cp -a build-fuzz "$tmp/tree/"
 touch "$tmp/tree/stats.c" "$tmp/tree/fuzz/fuzz_vringh.c"
 # A make running us hands its flags on (-s, -j); this make is the user's.
-MAKEFLAGS= MAKELEVEL= make -C "$tmp/tree" --no-print-directory -j2 check \
+MAKEFLAGS='' MAKELEVEL='' make -C "$tmp/tree" --no-print-directory -j2 check \
 	T='^vring_bench -h$' >"$tmp/out" 2>"$tmp/err"
 rc=$?
 

@@ -73,6 +73,7 @@ for sig in HUP INT TERM; do
 		for p in $left; do
 			why="$why $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null);"
 		done
+		# shellcheck disable=SC2086 # PIDs, one a word
 		kill -KILL $left 2>/dev/null
 	fi
 	if [ -z "$why" ]; then
