@@ -23,6 +23,8 @@ patchfile=$(realpath "$patchfile") || exit 1
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-ksrc-patched.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# A signal is an exit too (bash runs no EXIT trap when a signal kills it).
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 for f in drivers/virtio/virtio_ring.c drivers/vhost/vringh.c \
 	 include/linux/virtio.h include/linux/virtio_ring.h include/linux/vringh.h; do
 	mkdir -p "$tmp/tree/$(dirname "$f")"

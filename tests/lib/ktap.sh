@@ -265,30 +265,42 @@ start_next() {
 	running=$((running + 1))
 }
 
-# ktap_stop SIGNAL: stop every running check and exit 128 + its number.
-# Each check's command runs under timeout(1), in a process group of its
-# own (out of reach of a terminal's Ctrl-C and of a kill of this script):
-# each timeout is told to stop, and passes the signal on to its group; one
-# still there after 5 s is killed with its group.  Then the checks' own
-# shells go.
-ktap_stop() {
-	local sig=$1 pid tpids=() kids=() jobs i
-	trap '' HUP INT TERM
-	mapfile -t jobs < <(jobs -p)
-	for pid in "${jobs[@]}"; do
-		kids=()
-		read -ra kids 2>/dev/null <"/proc/$pid/task/$pid/children"
-		tpids+=("${kids[@]}")
+# descendants PID: every process below PID, one a line.
+descendants() {
+	local queue=("$1") p kids
+	while [ ${#queue[@]} -gt 0 ]; do
+		p=${queue[0]}
+		queue=("${queue[@]:1}")
+		# (a thread's children are its own: every thread of p)
+		read -ra kids <<<"$(cat /proc/"$p"/task/*/children 2>/dev/null)"
+		[ ${#kids[@]} -eq 0 ] && continue
+		printf '%s\n' "${kids[@]}"
+		queue+=("${kids[@]}")
 	done
-	kill -TERM "${tpids[@]}" 2>/dev/null
+}
+
+# ktap_stop SIGNAL: stop every running check and exit 128 + its number.
+# A check's command runs under timeout(1), in a process group of its own
+# (out of reach of a terminal's Ctrl-C), and may start peers under
+# timeouts of their own: so every process below this one is told to stop
+# (TERM), and one still running 5 s later is killed.  Then '# stopped by
+# SIGNAME' ends the output.
+ktap_stop() {
+	local sig=$1 pids left p st i
+	trap '' HUP INT TERM
+	mapfile -t pids < <(descendants $$)
+	kill -TERM "${pids[@]}" 2>/dev/null
 	for ((i = 0; i < 50; i++)); do
-		kill -0 "${tpids[@]}" 2>/dev/null || break
+		left=()
+		for p in "${pids[@]}"; do
+			st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+			st=${st##*) }
+			[ "${st%% *}" = Z ] || left+=("$p")
+		done
+		[ ${#left[@]} -eq 0 ] && break
 		sleep 0.1
 	done
-	for pid in "${tpids[@]}"; do
-		kill -0 "$pid" 2>/dev/null && kill -KILL -- "-$pid" "$pid" 2>/dev/null
-	done
-	kill -TERM "${jobs[@]}" 2>/dev/null
+	[ ${#left[@]} -eq 0 ] || kill -KILL "${left[@]}" 2>/dev/null
 	wait
 	echo "# stopped by SIG$sig: the running checks were stopped, the rest not run"
 	exit $((128 + $(kill -l "$sig")))

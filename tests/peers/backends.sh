@@ -19,6 +19,9 @@ PEER_TIMEOUT=${PEER_TIMEOUT:-60}	# seconds for a socket to appear (a loaded mach
 peer_dir() {
 	PEER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rig-peers.XXXXXX") || exit 1
 	declare -gA PEER_PIDS=() PEER_TPIDS=() PEER_PREFIX=()
+	# The caller's EXIT trap (peer_cleanup) must run on a signal too:
+	# bash runs none when a signal kills it.
+	trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 }
 
 peer_sock() { echo "$PEER_DIR/$1.sock"; }

@@ -48,6 +48,8 @@ fi
 K=$OUT/kroot.$$
 R=$OUT/initrd.$$
 trap 'rm -rf "$K" "$R"' EXIT
+# A signal is an exit too (bash runs no EXIT trap when a signal kills it).
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 dpkg-deb -x "$deb" "$K"
 mods=$(echo "$K"/lib/modules/*/kernel)
 

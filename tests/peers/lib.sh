@@ -13,6 +13,8 @@ cleanup() {
 	rm -rf "$T" "/var/run/dpdk/rig-peers-$$"
 }
 trap cleanup EXIT
+# A signal is an exit too (bash runs no EXIT trap when a signal kills it).
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
 
 has_bit() { (( ($1 >> $2) & 1 )); }
 # offered VHOST_DEV: the feature bits it offers; host_impl VHOST_DEV: "rig"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Killing the check runner (tests/lib/ktap.sh) stops what it runs.  For
-# each of HUP, INT and TERM: a matrix of three slow checks (two commands,
-# one sub-suite, each sleeping for minutes under the runner's timeout) is
+# each of HUP, INT and TERM: a matrix of four slow checks (two commands,
+# a sub-suite, and a sub-suite with a "peer" under a timeout of its own,
+# in a process group of its own, each sleeping for minutes) is
 # started, the signal goes to the runner's shell alone (as a kill from
 # outside, or make passing on a TERM), and then the runner must exit
 # 128 + the signal's number within 15 s and no process it started may be
@@ -25,11 +26,12 @@ marked() {
 
 cat >"$tmp/matrix.sh" <<'MATRIX'
 set -u
-FILTER='' LIST='' JOBS=3 TIMEOUT=300 LOG=$1
+FILTER='' LIST='' JOBS=4 TIMEOUT=300 LOG=$1
 . tests/lib/ktap.sh
 expect "sleeps" 0 -- sleep 300
 expect "a shell that sleeps" 0 -- sh -c 'sleep 300; :'
 suite "a suite that sleeps" sh -c 'sleep 300; echo "PASS: never"'
+suite "a suite with a peer of its own" bash -c 'timeout 300 sleep 300 & wait; echo "PASS: never"'
 ktap_main
 MATRIX
 
@@ -42,17 +44,17 @@ for sig in HUP INT TERM; do
 	mkdir "$tmp/log-$sig"
 	env "$mark" bash "$tmp/matrix.sh" "$tmp/log-$sig" >"$tmp/out" 2>"$tmp/err" &
 	runner=$!
-	# Three sleeps running: all checks started.
+	# Four sleeps running: all checks started.
 	for ((i = 0; i < 200; i++)); do
 		n=0
 		for p in $(marked); do
 			[ "$(cat "/proc/$p/comm" 2>/dev/null)" = sleep ] && n=$((n + 1))
 		done
-		[ "$n" -ge 3 ] && break
+		[ "$n" -ge 4 ] && break
 		sleep 0.05
 	done
 	why=
-	[ "$n" -ge 3 ] || why="only $n of 3 checks started in 10 s"
+	[ "$n" -ge 4 ] || why="only $n of 4 checks started in 10 s"
 	kill -"$sig" "$runner"
 	for ((i = 0; i < 150; i++)); do
 		kill -0 "$runner" 2>/dev/null || break
