@@ -87,10 +87,10 @@ static void usage(void)
 "  --in-order=N   (--parallel) so, returning a batch whenever the ring is\n"
 "                 empty or N are held (default: the ring size, %d)\n"
 "  --parallel     run the two-thread transfer test\n"
-"  --fast-vringh  (--parallel) the guest never kicks; the host is the mock\n"
-"                 device (harness/mockdev.h): it busy-polls and returns buffers\n"
-"                 without reading their descriptors (packed: reading only\n"
-"                 their flags and ids)\n"
+"  --fast-vringh  (--parallel) the guest never kicks; the host busy-polls\n"
+"                 vringh, returns each buffer at once with length 0 without\n"
+"                 touching its bytes, and calls the guest when\n"
+"                 vringh_need_notify_user() says so\n"
 "  --xfers=N      (--parallel) number of buffers to transfer\n"
 "  --json         (--parallel) print the result as one JSON object\n"
 "                 (README: its fields)\n"
@@ -181,7 +181,7 @@ int main(int argc, char *argv[])
 			      opt.json))
 		rig_usage_error("--fast-vringh, --xfers, --in-order=N and --json need --parallel");
 	if (opt.in_order && opt.fast_vringh)
-		/* Its host is the mock device, which returns buffers one by one. */
+		/* Its host returns buffers one by one, never in batches. */
 		rig_usage_error("--fast-vringh and --in-order exclude each other");
 	if (opt.packed) {
 		rig_require_packed_host("--packed");

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vringh_test --parallel: a guest thread (virtio_ring) and a host thread
- * (vringh, or with --fast-vringh the mock device), each pinned to its own
- * CPU, exchange buffers through shared memory mapped at two addresses; the
+ * (vringh; with --fast-vringh busy-polling, buffers untouched), each
+ * pinned to its own CPU, exchange buffers through shared memory mapped at two addresses; the
  * guest checks the contents of every buffer that comes back.  The main
- * thread waits: progress on a terminal, figures so far on Ctrl-C.
+ * thread waits: progress on a terminal, figures so far on Ctrl-C, and a
+ * watchdog: when neither side has moved a buffer for STALL_MS (a lost
+ * notification leaves both asleep for ever), it says which side waits for
+ * what, with the counts and the ring's state, and fails.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,7 +18,6 @@
 #include <time.h>
 
 #include "vringh_test.h"
-#include "harness/mockdev.h"
 
 struct par {
 	struct rig_shm shm;
@@ -34,6 +36,26 @@ struct par {
 };
 
 static struct par par;
+
+/* No buffer added, taken or returned for this long: a stall. */
+#define STALL_MS	10000
+
+/* What a side is asleep waiting for: its wait's name while it waits. */
+static const char *guest_waits, *host_waits;
+/* How far each side got: buffers the guest added, the host took. */
+static unsigned long guest_added, host_taken;
+
+static void wait_for(struct rig_chan *c, const char **waits, const char *what)
+{
+	__atomic_store_n(waits, what, __ATOMIC_RELAXED);
+	rig_chan_wait(c);
+	__atomic_store_n(waits, NULL, __ATOMIC_RELAXED);
+}
+
+static void count(unsigned long *counter)
+{
+	__atomic_store_n(counter, *counter + 1, __ATOMIC_RELAXED);
+}
 
 static bool par_notify_host(struct virtqueue *vq __attribute__((unused)))
 {
@@ -131,6 +153,7 @@ static void *guest_thread(void *arg __attribute__((unused)))
 				break;
 			CHECKF(err == 0, "add_sgs: %d", err);
 			added++;
+			count(&guest_added);
 			virtqueue_kick(vq);
 		}
 
@@ -153,7 +176,8 @@ static void *guest_thread(void *arg __attribute__((unused)))
 		/* Buffers are out and none came back: sleep until some do. */
 		if (!virtqueue_enable_cb_delayed(vq))
 			continue;
-		rig_chan_wait(&par.to_guest);
+		wait_for(&par.to_guest, &guest_waits,
+			 "a call from the host (buffers used)");
 		virtqueue_disable_cb(vq);
 	}
 
@@ -161,37 +185,6 @@ static void *guest_thread(void *arg __attribute__((unused)))
 	__atomic_store_n(&par.done, 1, __ATOMIC_RELEASE);
 	rig_chan_signal(&par.to_host);
 	par.to_host.signalled--;
-	return NULL;
-}
-
-/*
- * --fast-vringh: the host is the mock device (harness/mockdev.h), busy-polling.  It
- * takes each buffer without reading its descriptors (packed: only their
- * flags and the last one's id), returns it at once with length 0, and when
- * it finds the ring empty publishes what it used and calls the guest if it
- * asked to be.  The guest never kicks.
- */
-static void *fast_host_thread(void *arg __attribute__((unused)))
-{
-	struct rig_ring ring;
-	struct mockdev dev;
-	unsigned int ndesc;
-	u16 id;
-
-	rig_pin_thread(par.cpu_host);
-	rig_ring_host_view(&ring, &par.q.ring, &par.shm);
-	/* The host's own mapping is a plain pointer: the mock reads it. */
-	mockdev_init(&dev, &par.vdev, &ring);
-	for (;;) {
-		if (mockdev_take(&dev, &id, &ndesc)) {
-			mockdev_use(&dev, id, 0, 1, ndesc);
-			continue;
-		}
-		if (mockdev_publish(&dev))
-			rig_chan_signal(&par.to_guest);
-		if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
-			break;
-	}
 	return NULL;
 }
 
@@ -222,6 +215,47 @@ static void host_notify_guest(struct vringh *vrh)
 		rig_chan_signal(&par.to_guest);
 }
 
+/*
+ * --fast-vringh: the host busy-polls, through the linked vringh's public
+ * API (the rig's or a kernel tree's).  It takes each buffer (getdesc, which
+ * walks and range-checks the descriptors), touches none of its bytes,
+ * returns it at once with length 0 (vringh_complete_user), and whenever it
+ * finds the ring empty asks vringh whether the guest wants a call
+ * (vringh_need_notify_user): the Host line's "notified" counts the times
+ * vringh said yes.  The guest never kicks; the host never sleeps.
+ */
+static void *fast_host_thread(void *arg __attribute__((unused)))
+{
+	struct iovec riov_stack[4], wiov_stack[4];
+	struct vringh_iov riov, wiov;
+	struct vringh vrh;
+
+	rig_pin_thread(par.cpu_host);
+	init_host(&vrh, &par.q, &par.shm);
+	vringh_iov_init(&riov, riov_stack, ARRAY_SIZE(riov_stack));
+	vringh_iov_init(&wiov, wiov_stack, ARRAY_SIZE(wiov_stack));
+	for (;;) {
+		u16 head;
+		int err;
+
+		err = vringh_getdesc_user(&vrh, &riov, &wiov, rig_getrange,
+					  &head);
+		CHECKF(err >= 0, "host getdesc: %d", err);
+		if (err > 0) {
+			count(&host_taken);
+			CHECK(vringh_complete_user(&vrh, head, 0) == 0);
+			continue;
+		}
+		host_notify_guest(&vrh);
+		if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
+			break;
+	}
+	vringh_iov_cleanup(&riov);
+	vringh_iov_cleanup(&wiov);
+	rig_vringh_cleanup(&vrh, &par.q.ring);
+	return NULL;
+}
+
 static void *host_thread(void *arg __attribute__((unused)))
 {
 	struct iovec riov_stack[2], wiov_stack[2];
@@ -243,6 +277,8 @@ static void *host_thread(void *arg __attribute__((unused)))
 		err = vringh_getdesc_user(&vrh, &riov, &wiov, rig_getrange,
 					  &head);
 		CHECKF(err >= 0, "host getdesc: %d", err);
+		if (err > 0)
+			count(&host_taken);
 
 		if (err == 0) {
 			/* In order: the ring is empty, return what we hold. */
@@ -255,7 +291,8 @@ static void *host_thread(void *arg __attribute__((unused)))
 				vringh_notify_disable_user(&vrh);
 				continue;
 			}
-			rig_chan_wait(&par.to_host);
+			wait_for(&par.to_host, &host_waits,
+				 "a kick from the guest (buffers available)");
 			/* The guest's goodbye is not a kick: don't count it. */
 			if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
 				par.to_host.woken--;
@@ -288,20 +325,71 @@ static void *host_thread(void *arg __attribute__((unused)))
 	return NULL;
 }
 
+/* A side as the watchdog reports it. */
+static const char *side_state(const char **waits)
+{
+	const char *what = __atomic_load_n(waits, __ATOMIC_RELAXED);
+
+	return what ? what : "nothing (it is running, not asleep)";
+}
+
+/* The watchdog fires: who waits for what, how far each got, the ring. */
+static void __attribute__((noreturn)) stalled(long ms)
+{
+	char ring[256];
+
+	fprintf(stderr,
+		"vringh_test: watchdog: no buffer moved for %ld ms: lost notification?\n"
+		"vringh_test: the guest waits for %s\n"
+		"vringh_test: the host waits for %s\n"
+		"vringh_test: guest: added %lu, got back %lu of %lu, kicked %lu, woken %lu; host (%s): took %lu, called %lu, woken %lu\n"
+		"vringh_test: %s\n",
+		ms, side_state(&guest_waits), side_state(&host_waits),
+		__atomic_load_n(&guest_added, __ATOMIC_RELAXED),
+		__atomic_load_n(&par.finished, __ATOMIC_RELAXED), opt.xfers,
+		__atomic_load_n(&par.to_host.signalled, __ATOMIC_RELAXED),
+		__atomic_load_n(&par.to_guest.woken, __ATOMIC_RELAXED),
+		opt.fast_vringh ? "vringh, busy-polling" : "vringh",
+		__atomic_load_n(&host_taken, __ATOMIC_RELAXED),
+		__atomic_load_n(&par.to_guest.signalled, __ATOMIC_RELAXED),
+		__atomic_load_n(&par.to_host.woken, __ATOMIC_RELAXED),
+		rig_ring_describe(&par.q.ring, &par.vdev, ring, sizeof(ring)));
+	exit(RIG_EXIT_FAIL);
+}
+
 /*
- * Wait for the guest to finish: progress on a terminal, and on Ctrl-C stop
- * the guest (waking it if it sleeps).  True if it was interrupted.
+ * Wait for the guest to finish: progress on a terminal, on Ctrl-C stop
+ * the guest (waking it if it sleeps), and the watchdog: fail when no
+ * buffer was added, taken or returned for STALL_MS.  True if it was
+ * interrupted.
  */
 static bool wait_guest(void)
 {
+	unsigned long moved, last_moved = ~0UL;
+	struct timespec now, last_move = { 0, 0 };
 	struct rig_progress progress;
 	bool interrupted = false;
+	long still_ms;
 
 	rig_progress_init(&progress, "transfers", opt.xfers, false);
 	while (!__atomic_load_n(&par.done, __ATOMIC_ACQUIRE)) {
 		struct timespec tick = { 0, 50 * 1000 * 1000 };
 
 		nanosleep(&tick, NULL);		/* Ctrl-C cuts it short */
+		moved = __atomic_load_n(&guest_added, __ATOMIC_RELAXED) +
+			__atomic_load_n(&host_taken, __ATOMIC_RELAXED) +
+			__atomic_load_n(&par.finished, __ATOMIC_RELAXED);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (moved != last_moved) {
+			last_moved = moved;
+			last_move = now;
+		}
+		still_ms = (now.tv_sec - last_move.tv_sec) * 1000 +
+			   (now.tv_nsec - last_move.tv_nsec) / 1000000;
+		if (still_ms >= STALL_MS) {
+			rig_progress_end(&progress);
+			stalled(still_ms);
+		}
 		if (rig_interrupted && !interrupted) {
 			interrupted = true;
 			__atomic_store_n(&par.stop, 1, __ATOMIC_RELAXED);

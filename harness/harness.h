@@ -295,6 +295,15 @@ void rig_queue_make(struct rig_queue *q, struct virtio_device *vdev,
 		    bool (*notify)(struct virtqueue *),
 		    void (*callback)(struct virtqueue *), const char *name);
 void rig_queue_destroy(struct rig_queue *q);
+/*
+ * The ring's shared state as one line into @buf (@len bytes), for a
+ * report of where a run stopped: split, the avail and used indices and
+ * flags and both event index fields; packed, both event suppression
+ * structures.  @vdev gives the byte order of a split ring.  Returns @buf.
+ */
+const char *rig_ring_describe(const struct rig_ring *r,
+			      const struct virtio_device *vdev,
+			      char *buf, size_t len);
 
 /* Which rings and features the linked host and guest code have. */
 bool rig_host_has_packed(void);		/* vringh_init_packed_*() */

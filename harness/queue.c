@@ -117,6 +117,35 @@ void rig_queue_destroy(struct rig_queue *q)
 	memset(q, 0, sizeof(*q));
 }
 
+const char *rig_ring_describe(const struct rig_ring *r,
+			      const struct virtio_device *vdev,
+			      char *buf, size_t len)
+{
+	const struct vring_packed *p = &r->vring_packed;
+	const struct vring *v = &r->vring;
+	struct virtio_device *d = (struct virtio_device *)vdev;
+
+	if (r->packed)
+		snprintf(buf, len,
+			 "packed ring of %u: driver event flags %u off_wrap 0x%x, device event flags %u off_wrap 0x%x",
+			 r->num,
+			 le16_to_cpu(READ_ONCE(p->driver->flags)),
+			 le16_to_cpu(READ_ONCE(p->driver->off_wrap)),
+			 le16_to_cpu(READ_ONCE(p->device->flags)),
+			 le16_to_cpu(READ_ONCE(p->device->off_wrap)));
+	else
+		snprintf(buf, len,
+			 "split ring of %u: avail idx %u flags %u used_event %u, used idx %u flags %u avail_event %u",
+			 r->num,
+			 virtio16_to_cpu(d, READ_ONCE(v->avail->idx)),
+			 virtio16_to_cpu(d, READ_ONCE(v->avail->flags)),
+			 virtio16_to_cpu(d, READ_ONCE(vring_used_event(v))),
+			 virtio16_to_cpu(d, READ_ONCE(v->used->idx)),
+			 virtio16_to_cpu(d, READ_ONCE(v->used->flags)),
+			 virtio16_to_cpu(d, READ_ONCE(vring_avail_event(v))));
+	return buf;
+}
+
 bool rig_host_has_packed(void)
 {
 #ifdef vringh_init_packed_user

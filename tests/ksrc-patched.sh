@@ -1,23 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/ksrc-patched.sh KSRC PATCH GUEST HOST PROG [ARG...]: a kernel tree
-# changed by PATCH, checked as it is, with no change to the rig.  The ring
-# files of KSRC (drivers/virtio/virtio_ring.c, drivers/vhost/vringh.c and
-# their API headers) are copied to a temporary folder, PATCH is applied
-# there (patch -p1), the pairing GUEST/HOST ("kernel" or "rig") is built
-# against the copy in a temporary output folder (make O=), and PROG (a
-# program of that build, e.g. tests/hostile) runs there with ARGs.  Exit
-# status: PROG's, or 1 if the patch or the build failed (saying which).
-# The temporary folders are removed.
+# tests/ksrc-patched.sh KSRC PATCH GUEST HOST PROG -- CMD [ARG...]: a
+# kernel tree changed by PATCH, checked as it is, with no change to the
+# rig.  The ring files of KSRC (drivers/virtio/virtio_ring.c,
+# drivers/vhost/vringh.c and their API headers) are copied to a temporary
+# folder, PATCH is applied there (patch -p1), PROG (e.g. tests/hostile) of
+# the pairing GUEST/HOST ("kernel" or "rig") is built against the copy in a
+# temporary output folder (make O=), and CMD runs in that folder (so
+# ./tests/hostile is the program built).  Exit status: CMD's, or 1 if the
+# patch or the build failed (saying which).  The temporary folders are
+# removed.
 #
 # make check KSRC=... runs it with tests/ksrc-patches/*.patch: a kernel
 # that gains a check turns the matching TODO into a pass, a kernel that
 # gains a bug makes the matching check fail.
 set -u
-[ $# -ge 5 ] || { echo "usage: $0 KSRC PATCH GUEST HOST PROG [ARG...]" >&2; exit 2; }
+[ $# -ge 7 ] && [ "$6" = -- ] ||
+	{ echo "usage: $0 KSRC PATCH GUEST HOST PROG -- CMD [ARG...]" >&2; exit 2; }
 ksrc=$1 patchfile=$2 guest=$3 host=$4 prog=$5
-shift 5
+shift 6
 top=$(cd "$(dirname "$0")/.." && pwd)
 patchfile=$(realpath "$patchfile") || exit 1
 
@@ -42,5 +44,5 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$top" O="$tmp/build
 	tail -n 20 "$tmp/make.log" >&2
 	exit 1
 fi
-echo "ksrc-patched: $ksrc with $(basename "$patchfile"), $guest/$host: $prog $*"
-cd "$tmp/build" && "./$prog" "$@"
+echo "ksrc-patched: $ksrc with $(basename "$patchfile"), $guest/$host: $*"
+cd "$tmp/build" && "$@"

@@ -455,7 +455,11 @@ peer_checks() {
 # A copy of the kernel tree of BUILD_DIR (its .rig-config says which)
 # changed by a patch of tests/ksrc-patches, checked with no change to the
 # rig (tests/ksrc-patched.sh): a used-length check added to its
-# virtio_ring.c turns the TODO of hostile guest-len-too-big into a pass.
+# virtio_ring.c turns the TODO of hostile guest-len-too-big into a pass;
+# a lost kick planted in it makes vringh_test --parallel fail within 30 s,
+# its watchdog naming the side that waits (split and packed, event indices
+# on and off; packed with --indirect, one descriptor a buffer, as the
+# planted count of buffers is one of descriptors there).
 ksrc_patched_checks() {
 	local ksrc
 	ksrc=$(sed -n 's/^KSRC=\([^ ]*\) .*/\1/p' "$B/.rig-config" 2>/dev/null)
@@ -466,7 +470,14 @@ ksrc_patched_checks() {
 	expect "hostile guest-len-too-big, virtio_ring.c + used-len-check.patch: the gap is gone" 0 \
 		out='^hostile: gap gone: ' -- \
 		tests/ksrc-patched.sh "$ksrc" tests/ksrc-patches/used-len-check.patch kernel rig \
-		tests/hostile guest-len-too-big
+		tests/hostile -- ./tests/hostile guest-len-too-big
+	LONG=1 expect "vringh_test --parallel, virtio_ring.c + lost-kick.patch: the watchdog names the side that waits" 0 \
+		out='^  vringh_test: the host waits for a kick' -- \
+		tests/ksrc-patched.sh "$ksrc" tests/ksrc-patches/lost-kick.patch kernel rig \
+		vringh_test -- "$PWD/tests/expect-watchdog.sh" ./vringh_test \
+		"--parallel --xfers=$XFERS" "--parallel --xfers=$XFERS --event-idx" \
+		"--parallel --xfers=$XFERS --packed --indirect" \
+		"--parallel --xfers=$XFERS --packed --indirect --event-idx"
 }
 
 # Our driver ring code (vhost_test) against real vhost-user backends.
