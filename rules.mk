@@ -158,11 +158,19 @@ ab: ab/compare
 		$(if $(PLOT),-p $(call shell-quote,$(PLOT))) \
 		'$(BASE)' '$(HEAD)' $(call shell-quote,$(value CMD))
 
+# KSRC=, KSRC_BASE=, GUEST= and HOST= of make regress and make series
+# (kernel/ksrc.mk keeps them as RIG_TOOL_*): the kernel trees measured.
+ksrc-tool-args = $(if $(RIG_TOOL_KSRC),-k $(call shell-quote,$(RIG_TOOL_KSRC))) \
+	$(if $(RIG_TOOL_KSRC_BASE),-K $(call shell-quote,$(RIG_TOOL_KSRC_BASE))) \
+	$(if $(RIG_TOOL_GUEST)$(RIG_TOOL_HOST),-p $(call shell-quote,$(or $(RIG_TOOL_GUEST),kernel)/$(or $(RIG_TOOL_HOST),kernel)))
+
 # make regress BASE=<rev> [HEAD=<rev>|worktree] [PAIRS=201] [JSON=FILE]
+# make regress KSRC=<kernel git tree> BASE=<rev> [HEAD=<rev>|worktree]
+# make regress KSRC_BASE=<tree> KSRC=<tree>   [GUEST=.. HOST=..]
 # (ab/regress.sh -h); make count: this build's counts (ab/count.sh), and
 # each ring call's on its own (ab/calls.sh).
 regress: ab/compare
-	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/regress.sh \
+	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/regress.sh $(ksrc-tool-args) \
 		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
 		$(if $(JSON),-j $(call shell-quote,$(JSON))) '$(BASE)' '$(HEAD)'
 count: vring_bench vringh_test

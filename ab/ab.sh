@@ -108,31 +108,8 @@ describe() {
 
 # build SIDE REV: export REV into $dir/SIDE and build the targets there.
 build() {
-	dest=$dir/$1
-	rm -rf "$dest" && mkdir -p "$dest" || die "cannot create $dest"
-	if [ "$2" = worktree ]; then
-		(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-			tar --null -T - --ignore-failed-read -cf -) |
-			tar -xf - -C "$dest"
-	else
-		git -C "$top" archive "$2" | tar -xf - -C "$dest"
-	fi || die "cannot export $2 into $dest"
-	# What the programs' --version names the export by (kernel/ring-id.sh).
-	if [ "$2" = worktree ]; then
-		git -C "$top" describe --always --dirty
-	else
-		git -C "$top" describe --always "$2"
-	fi >"$dest/.rig-describe" 2>/dev/null || rm -f "$dest/.rig-describe"
-	set -- -C "$dest"
-	[ -n "${CC:-}" ] && set -- "$@" "CC=$CC"
-	[ -n "${CFLAGS+set}" ] && set -- "$@" "CFLAGS=$CFLAGS"
-	# A make that runs us (make check O=build-asan ...) must not hand its
-	# command-line variables (O= above all) on to these builds.
 	# shellcheck disable=SC2086 # targets are words
-	if ! MAKEFLAGS= MAKELEVEL= make "$@" $targets >"$dest.log" 2>&1; then
-		cat "$dest.log" >&2
-		die "building $targets in $dest failed (log: $dest.log)"
-	fi
+	"$here/rev-build.sh" "$dir/$1" "$2" $targets || exit 3
 }
 
 # in_build SIDE: CMD with each ./X turned into that build's X.

@@ -3,8 +3,24 @@
 #
 # Usage: ab/regress.sh [-n PAIRS] [-m METRIC] [-x ADDS] [-i PCT] [-d PCT]
 #                      [-w PCT] [-j FILE] [-T] [-h] BASE [HEAD]
+#        ab/regress.sh -k TREE [-p GUEST/HOST] [OPTIONS] BASE [HEAD]
+#        ab/regress.sh -k TREE -K BASE_TREE [-p GUEST/HOST] [OPTIONS]
 #   BASE, HEAD  git revisions ("worktree": the files as they are now;
-#               HEAD default: HEAD)
+#               HEAD default: HEAD): of this repository, or with -k of the
+#               kernel git tree TREE, whose ring code is then measured
+#               (make regress KSRC=TREE BASE=REV [HEAD=REV])
+#   -k TREE     a kernel tree: with BASE and HEAD, a git checkout, from
+#               whose revisions only the files the rig reads
+#               (kernel/ksrc-files) are taken (kernel/ksrc-rev.sh, into
+#               AB_DIR; TREE itself is never written to); with -K, B's tree
+#   -K DIR      A's kernel tree, used as it is (make regress KSRC_BASE=DIR
+#               KSRC=DIR: two trees without git)
+#   -p G/H      with -k, the one pairing to measure (GUEST=G HOST=H: each
+#               kernel or rig).  Default: kernel/kernel for every row, and
+#               the vringh_test rows again with our vringh as the host
+#               (kernel/rig) when the guest's files differ between A and
+#               B, with our driver as the guest (rig/kernel) when the
+#               host's do.  Each row names its pairing.
 #   -n PAIRS    timed pairs of vring_bench ADDS (default 201; 0 leaves the
 #               timed comparison out)
 #   -m METRIC   what is timed (ab/compare --metric): cpu (default: the
@@ -28,7 +44,9 @@
 # misses per vring_bench add and per vringh_test single-threaded run, split
 # and packed), and a short interleaved timed comparison of vring_bench by
 # ab/compare (many short pairs: on a shared machine, pairs close in time
-# see the same load).  Prints one table: metric, A, B, B/A, verdict (ok, better,
+# see the same load); and each ring call's instructions on its own
+# (ab/calls.sh).  vring_bench runs the guest's code alone, against the mock
+# device; vringh_test runs both sides.  Prints one table: metric, A, B, B/A, verdict (ok, better,
 # REGRESSION, or info for misses not gated).
 # Exit status: 0 no regression, 1 a regression, 2 usage error, 3 a build or
 # a run failed.
@@ -52,9 +70,17 @@ pct() {
 }
 
 pairs=201 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json= counts=1
-while getopts :n:m:x:i:d:w:j:Th opt; do
+ksrc= ksrc_base= pairing=
+while getopts :n:m:x:i:d:w:j:Tk:K:p:h opt; do
 	case $opt in
-	h) sed -n '4,35s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
+	h) sed -n '4,55s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
+	k) [ -n "$OPTARG" ] || usage "-k: an empty tree"; ksrc=$OPTARG ;;
+	K) [ -n "$OPTARG" ] || usage "-K: an empty tree"; ksrc_base=$OPTARG ;;
+	p) case $OPTARG in
+	   kernel/kernel | kernel/rig | rig/kernel) pairing=$OPTARG ;;
+	   rig/rig) usage "-p rig/rig measures no kernel code: leave KSRC out" ;;
+	   *) usage "-p: '$OPTARG' is not GUEST/HOST (kernel/kernel, kernel/rig, rig/kernel)" ;;
+	   esac ;;
 	n) case $OPTARG in
 	   '' | *[!0-9]*) usage "-n: '$OPTARG' is not a whole number" ;;
 	   esac
@@ -79,10 +105,26 @@ while getopts :n:m:x:i:d:w:j:Th opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] && [ -n "$1" ] || usage "BASE is missing"
-[ $# -le 2 ] || usage "too many arguments: $*"
-base=$1
-head=${2:-HEAD}
+[ -n "$ksrc" ] || [ -z "$ksrc_base$pairing" ] ||
+	usage "KSRC_BASE, GUEST and HOST need KSRC (the kernel tree B, or the git tree)"
+# Drop empty trailing arguments (make regress passes HEAD empty).
+[ $# -ge 2 ] && [ -z "$2" ] && set -- "$1"
+[ $# -ge 1 ] && [ -z "$1" ] && [ $# -eq 1 ] && set --
+if [ -n "$ksrc_base" ]; then
+	[ $# -eq 0 ] || usage "KSRC_BASE=DIR KSRC=DIR compares two trees: no BASE or HEAD ($*)"
+	for t in "$ksrc_base" "$ksrc"; do
+		[ -f "$t/drivers/virtio/virtio_ring.c" ] ||
+			usage "$t has no drivers/virtio/virtio_ring.c"
+	done
+	base=$(cd "$ksrc_base" && pwd) head=$(cd "$ksrc" && pwd)
+else
+	[ $# -ge 1 ] && [ -n "$1" ] || usage "BASE is missing"
+	[ $# -le 2 ] || usage "too many arguments: $*"
+	base=$1
+	head=${2:-HEAD}
+	[ -z "$ksrc" ] || git -C "$ksrc" rev-parse --show-toplevel >/dev/null 2>&1 ||
+		usage "KSRC=$ksrc is not a git work tree: give BASE and HEAD of a git tree, or KSRC_BASE=DIR for two trees"
+fi
 [ -n "$counts" ] || [ "$pairs" -gt 0 ] ||
 	usage "-T with -n 0 leaves nothing to measure"
 [ -z "$counts" ] || command -v valgrind >/dev/null 2>&1 ||
@@ -94,23 +136,80 @@ export AB_DIR
 compare=$top/ab/compare
 [ -x "$compare" ] || die "$compare is not built (make ab/compare)"
 
-start=$(date +%s)
-targets='./vring_bench ./vringh_test'
-[ -n "$counts" ] || targets=./vring_bench
-"$here/ab.sh" -B -c "$compare" "$base" "$head" "$targets" || exit 3
+# ksrc_builds: with -k, A's and B's kernel ring code (extracted from git
+# revisions into AB_DIR, or the two trees as they are), built in each
+# pairing asked; $tmp/builds lists them.
+ksrc_builds() {
+	if [ -n "$ksrc_base" ]; then
+		ka=$base kb=$head
+	else
+		ka=$AB_DIR/ksrc-A kb=$AB_DIR/ksrc-B
+		"$top/kernel/ksrc-rev.sh" "$ksrc" "$base" "$ka" >/dev/null || exit 3
+		"$top/kernel/ksrc-rev.sh" "$ksrc" "$head" "$kb" >/dev/null || exit 3
+	fi
+	same() {
+		for f in $(sed -n "s/^$1 //p" "$top/kernel/ksrc-files"); do
+			cmp -s "$ka/$f" "$kb/$f" || return 1
+		done
+	}
+	if [ -n "$pairing" ]; then
+		echo "$pairing"
+	else
+		echo kernel/kernel
+		same guest || echo kernel/rig
+		same host || echo rig/kernel
+	fi >"$tmp/pairings"
+	: >"$tmp/builds"
+	while read -r p; do
+		d=$AB_DIR/$(echo "$p" | tr / -)
+		echo "building $p for A and B in $d-A, $d-B..." >&2
+		# shellcheck disable=SC2086 # targets are words
+		"$here/ksrc-build.sh" "$d-A" "$ka" "$p" $targets &&
+		"$here/ksrc-build.sh" "$d-B" "$kb" "$p" $targets || exit 3
+		echo "$p $d-A $d-B" >>"$tmp/builds"
+	done <"$tmp/pairings"
+}
 
+start=$(date +%s)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-regress.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 
-if [ -n "$counts" ]; then
-	echo "counting A and B under valgrind (callgrind, cache simulation)..." >&2
-	"$here/count.sh" "$AB_DIR/A" >"$tmp/a" || die "counting A failed"
-	"$here/count.sh" "$AB_DIR/B" >"$tmp/b" || die "counting B failed"
+# The builds: "PAIRING DIR_A DIR_B" per line in $tmp/builds, the first
+# the one timed; PAIRING is "-" for this repository's own revisions.
+targets='vring_bench vringh_test'
+[ -n "$counts" ] || targets=vring_bench
+if [ -z "$ksrc" ]; then
+	"$here/ab.sh" -B -c "$compare" "$base" "$head" "$(echo "$targets" | sed 's#[^ ]*#./&#g')" || exit 3
+	echo "- $AB_DIR/A $AB_DIR/B" >"$tmp/builds"
 else
-	: >"$tmp/a"
-	: >"$tmp/b"
+	ksrc_builds
 fi
+
+: >"$tmp/a"
+: >"$tmp/b"
+if [ -n "$counts" ]; then
+	echo "counting A and B under valgrind (callgrind)..." >&2
+	n=0
+	while read -r p da db; do
+		n=$((n + 1))
+		for side in a b; do
+			d=$da
+			[ $side = b ] && d=$db
+			{ "$here/count.sh" "$d" && "$here/calls.sh" "$d"; } >"$tmp/c" ||
+				die "counting $d failed"
+			# Another pairing than the first: its vringh_test rows only.
+			if [ "$p" = - ]; then
+				cat "$tmp/c"
+			elif [ $n -eq 1 ]; then
+				sed "s#^#[$p] #" "$tmp/c"
+			else
+				grep '^vringh' "$tmp/c" | sed "s#^#[$p] #"
+			fi >>"$tmp/$side"
+		done
+	done <"$tmp/builds"
+fi
+read -r _ dir_a dir_b <"$tmp/builds"
 
 # rows: "metric<TAB>A<TAB>B<TAB>B/A<TAB>verdict"
 awk -F ': ' -v ipct="$ipct" -v dpct="$dpct" '
@@ -140,8 +239,8 @@ NR == FNR { a[$1] = $2; next }
 if [ "$pairs" -gt 0 ]; then
 	echo "timing: $pairs interleaved pairs of vring_bench $adds ($metric)..." >&2
 	"$compare" -q --json --metric="$metric" --max-slowdown="$wpct" \
-		-n "$pairs" "$AB_DIR/A/vring_bench $adds" \
-		"$AB_DIR/B/vring_bench $adds" >"$tmp/wall.json"
+		-n "$pairs" "$dir_a/vring_bench $adds" \
+		"$dir_b/vring_bench $adds" >"$tmp/wall.json"
 	rc=$?
 	[ $rc -le 1 ] || die "the wall-time comparison failed (exit $rc)"
 	# The few fields we need, from ab/compare's JSON (one per line).
@@ -161,9 +260,10 @@ if [ "$pairs" -gt 0 ]; then
 	esac
 	awk -v a="$med_a" -v b="$med_b" -v r="$(field ratio)" \
 		-v lo="$(field ci_low)" -v hi="$(field ci_high)" -v v="$v" \
-		-v n="$pairs" -v what="$what" -v adds="$adds" 'BEGIN {
-		printf "vring_bench %s (median of %d; 95%% CI %.4f..%.4f)\t%.2f\t%.2f\t%.4f\t%s\n",
-			what, n, lo, hi, a / adds, b / adds, r, v
+		-v n="$pairs" -v what="$what" -v adds="$adds" \
+		-v prefix="$(read -r p _ <"$tmp/builds"; [ "$p" = - ] || echo "[$p] ")" 'BEGIN {
+		printf "%svring_bench %s (median of %d; 95%% CI %.4f..%.4f)\t%.2f\t%.2f\t%.4f\t%s\n",
+			prefix, what, n, lo, hi, a / adds, b / adds, r, v
 	}' >>"$tmp/rows"
 fi
 
@@ -172,6 +272,16 @@ gates="$metric time +$wpct% (with 95% confidence)"
 [ -z "$counts" ] ||
 	gates="instructions +$ipct%, ${dpct:+D1 misses +$dpct%, }$gates"
 echo "A = $base, B = $head; gates: ${gates%, }"
+if [ -n "$ksrc" ]; then
+	# What each build measured: its programs' --version lines name the
+	# trees, revisions and ring files.
+	while read -r p da db; do
+		echo "[$p] A: $("$da/vring_bench" --version | sed 's/.*; guest from/guest from/')"
+		echo "[$p] B: $("$db/vring_bench" --version | sed 's/.*; guest from/guest from/')"
+	done <"$tmp/builds"
+	echo "(vring_bench and virtqueue_* rows: the guest's code alone, against the mock device;" \
+		"vringh_test and vringh_* rows: both sides, as the pairing says)"
+fi
 awk -F '\t' '
 BEGIN { w = length("metric") }
 { row[NR] = $0; if (length($1) > w) w = length($1) }

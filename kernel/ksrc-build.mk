@@ -21,11 +21,10 @@ $(foreach h,$(ksrc-headers),\
 	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(h)))
 RIG_INCLUDES := -Iksrc/include
 
-# The files of each side this build reads from $(KSRC): what --version's
-# hash covers (rules.mk).
-KSRC_GUEST_FILES := drivers/virtio/virtio_ring.c include/linux/virtio.h \
-	include/linux/virtio_ring.h
-KSRC_HOST_FILES := drivers/vhost/vringh.c include/linux/vringh.h
+# The files of each side this build reads from $(KSRC) (kernel/ksrc-files):
+# what --version's hash covers (rules.mk).
+KSRC_GUEST_FILES := $(shell sed -n 's/^guest //p' $(srctree)/kernel/ksrc-files)
+KSRC_HOST_FILES := $(shell sed -n 's/^host //p' $(srctree)/kernel/ksrc-files)
 
 # The kernel's files are built with -Wall -Wextra -Werror less what the
 # kernel's own build leaves off: the -Wextra warnings it does not enable,

@@ -29,7 +29,36 @@ rig-impls := rig kernel
 
 # Only the command line chooses a pairing: HOST in particular is a common
 # environment variable (the machine's name) in some shells.
-$(foreach v,KSRC GUEST HOST O,$(if $(filter environment%,$(origin $(v))),$(eval override undefine $(v))))
+$(foreach v,KSRC KSRC_BASE GUEST HOST O,$(if $(filter environment%,$(origin $(v))),$(eval override undefine $(v))))
+
+# make regress and make series compare two sets of ring code and build
+# them in their own folders: there KSRC, KSRC_BASE, GUEST and HOST are
+# their arguments (RIG_TOOL_*), not this build's, which is the rig's own.
+# make ab and make gate-check compare revisions of this repository only,
+# and refuse KSRC rather than ignore it.
+rig-tool-goals := regress series
+rig-repo-goals := ab gate-check
+rig-asked-tools := $(filter $(rig-tool-goals) $(rig-repo-goals),$(MAKECMDGOALS))
+ifneq ($(rig-asked-tools),)
+ifneq ($(filter-out $(rig-tool-goals) $(rig-repo-goals),$(MAKECMDGOALS)),)
+$(error make $(rig-asked-tools) runs alone, not with $(filter-out $(rig-tool-goals) $(rig-repo-goals),$(MAKECMDGOALS)))
+endif
+ifneq ($(words $(rig-asked-tools)),1)
+$(error make $(rig-asked-tools): one at a time)
+endif
+ifneq ($(and $(or $(KSRC),$(KSRC_BASE)),$(filter $(rig-repo-goals),$(MAKECMDGOALS))),)
+$(error make $(rig-asked-tools) compares revisions of this repository and takes no KSRC; for a kernel tree: make regress KSRC=TREE BASE=REV [HEAD=REV], or make series)
+endif
+RIG_TOOL_KSRC := $(if $(KSRC),$(abspath $(KSRC)))
+RIG_TOOL_KSRC_BASE := $(if $(KSRC_BASE),$(abspath $(KSRC_BASE)))
+RIG_TOOL_GUEST := $(GUEST)
+RIG_TOOL_HOST := $(HOST)
+override undefine KSRC
+override undefine GUEST
+override undefine HOST
+else ifdef KSRC_BASE
+$(error KSRC_BASE is make regress's (KSRC_BASE=DIR KSRC=DIR: two trees without git))
+endif
 rig-pairing-asked := $(or $(GUEST),$(HOST))
 
 ifdef KSRC

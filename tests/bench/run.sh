@@ -451,7 +451,8 @@ elif git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 		worktree worktree >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] && grep -q "^0 regression(s)" "$tmp/out" &&
-		[ "$(grep -c ' 1\.0000  ok$' "$tmp/out")" -eq 4 ] &&
+		[ "$(grep -c '^vring[a-z_]* \(split\|packed\) instructions/\(add\|run\)  .* 1\.0000  ok$' "$tmp/out")" -eq 4 ] &&
+		[ "$(grep -c '^\(virtqueue\|vring\)_[a-z_]* \(split\|packed\) \(in\)\{0,1\}direct instructions/call  .* 1\.0000  ok$' "$tmp/out")" -eq 38 ] &&
 		grep -q '"verdict": "ok"' "$tmp/regress.json" &&
 		{ ! command -v python3 >/dev/null 2>&1 ||
 		  python3 -m json.tool "$tmp/regress.json" >/dev/null; }
@@ -460,7 +461,9 @@ else
 	echo "SKIP: bench/regress.sh worktree A/A: not a git repository"
 fi
 for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD" "-m ns HEAD" \
-	 "-x 0 HEAD" "-T -n 0 HEAD"; do
+	 "-x 0 HEAD" "-T -n 0 HEAD" "-K $tmp -n 0" "-k $tmp HEAD" \
+	 "-k $tmp -K $tmp HEAD" "-k $tmp -K $tmp" "-k $tmp -p rig/rig HEAD" \
+	 "-k $tmp -p kernel HEAD" "-p kernel/rig HEAD"; do
 	# shellcheck disable=SC2086
 	AB_DIR=$tmp/regress-bad "$top/ab/regress.sh" $a >"$tmp/out" 2>"$tmp/err"
 	rc=$?
