@@ -79,7 +79,7 @@
 #define BUF_WORDS	(BUF_LEN / sizeof(u64))
 #define DEFAULT_BUFS	0x100000UL
 #define CALL_TIMEOUT_MS	10000	/* no call for this long: a lost notification */
-/* --device-bug: the driver caught the device's bug, as it must. */
+/* --device-bug: the device's bug was caught, as it must be. */
 #define EXIT_BUG_CAUGHT	3
 
 enum device_bug { BUG_NONE, BUG_WRONG_ID, BUG_LONG_LEN };
@@ -414,8 +414,10 @@ static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt
 }
 
 /*
- * The queue is broken.  With --device-bug that is the driver catching the
- * bug, as it must: say so and exit EXIT_BUG_CAUGHT; without, a failure.
+ * The queue is broken.  With --device-bug that is the bug caught, as it
+ * must be: say by whom (the ring code, or this program's own check of what
+ * the ring code let through: drv.why) and exit EXIT_BUG_CAUGHT; without,
+ * a failure.
  */
 static void __attribute__((noreturn)) queue_broken(void)
 {
@@ -427,8 +429,12 @@ static void __attribute__((noreturn)) queue_broken(void)
 	device_stop();
 	fprintf(stderr, "virtio_test: queue broken: %s (started=0x%lx completed=0x%lx)\n",
 		why, drv.started, drv.completed);
-	fprintf(stderr, "virtio_test: the driver caught the device's bug (exit %d)\n",
-		EXIT_BUG_CAUGHT);
+	if (drv.why[0])
+		fprintf(stderr, "virtio_test: virtio_test's own check caught the device's bug; the driver's ring code (%s) let it through (exit %d)\n",
+			rig_guest_impl(), EXIT_BUG_CAUGHT);
+	else
+		fprintf(stderr, "virtio_test: the driver's ring code (%s) caught the device's bug (exit %d)\n",
+			rig_guest_impl(), EXIT_BUG_CAUGHT);
 	exit(EXIT_BUG_CAUGHT);
 }
 
@@ -628,7 +634,8 @@ static void usage(void)
 "  --version                 print how this binary was built\n"
 "\n"
 "Exit status: 0 every buffer passed and checked; 1 a check failed; 2 usage\n"
-"error; 3 (--device-bug) the driver caught the device's bug, as it must;\n"
+"error; 3 (--device-bug) the device's bug was caught, as it must be (the\n"
+"last line says by whom: the ring code, or this program's own check);\n"
 "77 SKIP (the linked ring code lacks the feature); 130 interrupted.\n",
 		DEFAULT_BUFS, BUF_LEN, RING_SIZE, RING_SIZE, RING_SIZE);
 }
