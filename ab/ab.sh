@@ -11,7 +11,7 @@
 #               build's ./X, and the X named so are the make targets built
 #   -n PAIRS    A B pairs to run (ab/compare's default: 20; 1 for
 #               instructions)
-#   -m METRIC   auto, own, wall or instructions (ab/compare --metric)
+#   -m METRIC   auto, own, wall, cpu or instructions (ab/compare --metric)
 #   -g PCT      the gate: exit 1 when B is slower by more than PCT% with
 #               confidence (ab/compare --max-slowdown; "default" for its
 #               default threshold)

@@ -416,6 +416,17 @@ else
 	"$top/ab/ab.sh" -h >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 0 ] && grep -q "^Usage: ab/ab.sh" "$tmp/out"
 	result "ab.sh -h"
+	# Its -m line names every metric the comparer takes.
+	missing=
+	for m in auto own wall cpu instructions; do
+		"$compare" --check-usage -m "$m" true true >/dev/null 2>&1 ||
+			continue
+		grep -e '-m METRIC' "$tmp/out" | grep -qw "$m" ||
+			missing="$missing $m"
+	done
+	[ -z "$missing" ] || echo "ab.sh -h does not name:$missing" >&2
+	[ -z "$missing" ]
+	result "ab.sh -h names each metric ab/compare takes"
 	if command -v gnuplot >/dev/null 2>&1; then
 		AB_DIR=$tmp/ab "$top/ab/ab.sh" -c "$compare" -n 3 -p "$tmp/ab.png" \
 			worktree worktree './vring_bench 100' >"$tmp/out" 2>"$tmp/err"
