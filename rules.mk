@@ -85,7 +85,7 @@ clean:
 	$(quiet) CLEAN $(CURDIR)
 	$(Q)rm -f $(ALL_PROGS) $(addsuffix *.o,$(obj-dirs)) $(addsuffix *.d,$(obj-dirs))
 	$(Q)rm -rf $(RIG_CONFIG) $(RIG_RING_ID) ksrc build-fuzz build-asan build-ubsan build-tsan \
-		build-valgrind build-ab build-regress
+		build-valgrind build-ab build-regress build-series
 
 # ---- Checking ----
 # make check [T=REGEX]: tests/run-check.sh on this folder's programs, with
@@ -173,6 +173,15 @@ regress: ab/compare
 	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/regress.sh $(ksrc-tool-args) \
 		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
 		$(if $(JSON),-j $(call shell-quote,$(JSON))) '$(BASE)' '$(HEAD)'
+# make series BASE=<rev> [HEAD=<rev>] [PAIRS=51] [JSON=FILE] [PLOT=FILE]
+# make series KSRC=<kernel git tree> BASE=<rev> [HEAD=<rev>] [GUEST=.. HOST=..]
+#   each commit of BASE..HEAD that changes the ring code, counted and timed
+#   (ab/series.sh -h).
+series: ab/compare
+	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/series.sh $(ksrc-tool-args) \
+		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
+		$(if $(JSON),-j $(call shell-quote,$(JSON))) \
+		$(if $(PLOT),-P $(call shell-quote,$(PLOT))) '$(BASE)' '$(HEAD)'
 count: vring_bench vringh_test
 	$(Q)$(srctree)/ab/count.sh .
 	$(Q)$(srctree)/ab/calls.sh .
@@ -187,5 +196,5 @@ gate-check:
 		$(call shell-quote,$(or $(REV),HEAD)) -- \
 		$(if $(METRIC),-m $(call shell-quote,$(METRIC)))
 
-.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets bench ab regress count gate-check \
+.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets bench ab regress series count gate-check \
 	check-asan check-ubsan check-tsan check-valgrind

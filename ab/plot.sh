@@ -8,6 +8,9 @@
 #        ab/plot.sh bench FIGURES OUT [TITLE]
 #          FIGURES: "LABEL<TAB>VALUE" per line: the spread of each figure,
 #          every run in percent of its figure's median
+#        ab/plot.sh series DATA OUT [TITLE [YLABEL]]
+#          DATA: "METRIC<TAB>ROW<TAB>VALUE" per line, grouped by metric
+#          (ab/series.sh): one line per metric across the rows
 #   OUT ends in .png or .svg; that picks the format.
 
 set -u
@@ -16,7 +19,7 @@ die() {
 	exit 2
 }
 [ $# -ge 3 ] && [ $# -le 5 ] ||
-	die "usage: ab/plot.sh ab|bench FIGURES OUT [TITLE [YLABEL]]"
+	die "usage: ab/plot.sh ab|bench|series FIGURES OUT [TITLE [YLABEL]]"
 kind=$1 data=$2 out=$3 title=${4:-} ylabel=${5:-figure of each run}
 command -v gnuplot >/dev/null 2>&1 ||
 	die "gnuplot is not installed (Debian: apt-get install gnuplot-nox)"
@@ -113,8 +116,34 @@ plot for [i=0:$nl - 1] $(q "$tmp/xy") index i using (i + 1):2 with boxplot lc rg
      $(q "$tmp/xy") using (\$1 + 0.3 * (rand(0) - 0.5)):2 with points pt 7 ps 0.7 lc rgb '#d62728'
 GP
 	;;
+series)
+	# One data block per metric, in order of appearance, and one plot
+	# clause per block, titled by its metric.
+	awk -F '\t' -v out="$tmp/xy" -v q="'" '
+	$1 != last {
+		if (nb++) printf "\n\n" >out
+		name = $1; gsub(q, q q, name)
+		clause = clause (nb > 1 ? ", " : "") "DATA index " nb - 1 " using 1:2 with linespoints title " q name q
+		last = $1
+	}
+	{ print $2 "\t" $3 >out }
+	END { print clause }' "$data" >"$tmp/clauses"
+	[ -s "$tmp/xy" ] || die "$data: nothing to plot"
+	clauses=$(sed "s#DATA#$(q "$tmp/xy" | sed 's/[#&\\]/\\&/g')#g" "$tmp/clauses")
+	cat >"$tmp/gp" <<GP
+set terminal $term
+set output $(q "$out")
+set title $(q "$title") noenhanced
+set ylabel $(q "$ylabel")
+set xlabel 'row of the series (0: BASE)'
+set xtics 1
+set grid ytics
+set key below noenhanced font ',8'
+plot $clauses
+GP
+	;;
 *)
-	die "usage: ab/plot.sh ab|bench FIGURES OUT [TITLE]"
+	die "usage: ab/plot.sh ab|bench|series FIGURES OUT [TITLE]"
 	;;
 esac
 [ -n "${PLOT_DEBUG:-}" ] && cat "$tmp/gp" >&2

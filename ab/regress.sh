@@ -2,7 +2,7 @@
 # make regress: did HEAD make the ring slower than BASE?  One command for CI.
 #
 # Usage: ab/regress.sh [-n PAIRS] [-m METRIC] [-x ADDS] [-i PCT] [-d PCT]
-#                      [-w PCT] [-j FILE] [-T] [-h] BASE [HEAD]
+#                      [-w PCT] [-j FILE] [-T] [-C] [-h] BASE [HEAD]
 #        ab/regress.sh -k TREE [-p GUEST/HOST] [OPTIONS] BASE [HEAD]
 #        ab/regress.sh -k TREE -K BASE_TREE [-p GUEST/HOST] [OPTIONS]
 #   BASE, HEAD  git revisions ("worktree": the files as they are now;
@@ -38,6 +38,8 @@
 #               --max-slowdown default)
 #   -j FILE     also write the table as JSON to FILE
 #   -T          the timed comparison only: no counts, no valgrind
+#   -C          of the counts, the per-call ones only (ab/calls.sh): no
+#               whole-run counts with their cache simulation (ab/count.sh)
 # Both revisions are built side by side (AB_DIR, default build-regress/,
 # with CC and CFLAGS from the environment when set), then: the
 # deterministic counts of ab/count.sh on each (instructions, D1 and LL
@@ -70,10 +72,10 @@ pct() {
 }
 
 pairs=201 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json= counts=1
-ksrc= ksrc_base= pairing=
-while getopts :n:m:x:i:d:w:j:Tk:K:p:h opt; do
+ksrc= ksrc_base= pairing= whole=1
+while getopts :n:m:x:i:d:w:j:TCk:K:p:h opt; do
 	case $opt in
-	h) sed -n '4,55s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
+	h) sed -n '4,57s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
 	k) [ -n "$OPTARG" ] || usage "-k: an empty tree"; ksrc=$OPTARG ;;
 	K) [ -n "$OPTARG" ] || usage "-K: an empty tree"; ksrc_base=$OPTARG ;;
 	p) case $OPTARG in
@@ -100,6 +102,7 @@ while getopts :n:m:x:i:d:w:j:Tk:K:p:h opt; do
 	w) pct w "$OPTARG"; wpct=$OPTARG ;;
 	j) json=$OPTARG ;;
 	T) counts= ;;
+	C) whole= ;;
 	:) usage "-$OPTARG needs a value" ;;
 	*) usage "unknown option -$OPTARG" ;;
 	esac
@@ -196,7 +199,8 @@ if [ -n "$counts" ]; then
 		for side in a b; do
 			d=$da
 			[ $side = b ] && d=$db
-			{ "$here/count.sh" "$d" && "$here/calls.sh" "$d"; } >"$tmp/c" ||
+			{ { [ -z "$whole" ] || "$here/count.sh" "$d"; } &&
+			  "$here/calls.sh" "$d"; } >"$tmp/c" ||
 				die "counting $d failed"
 			# Another pairing than the first: its vringh_test rows only.
 			if [ "$p" = - ]; then

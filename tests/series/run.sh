@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make series and make regress on a kernel git tree, end to end: a
+# throwaway git repository of Debian's linux-source-6.12 ring files
+# (kernel/ksrc-files) with a series of commits:
+#   1 a comment change                      every count as BASE's
+#   - a README change                       listed as skipped
+#   2 extra work in virtqueue_add_split()   the split add calls up, no other
+#   3 a syntax error                        a row that does not build
+#   4 both reverted, in one commit          every count as BASE's again
+# Counts only (-C -n 0: no cache simulation, no timed pairs).  Checks that
+# make regress on commit 2 exits 1 with the split add rows REGRESSION and
+# no other call's, that two builds' --version lines differ, and that the
+# tree is byte for byte as before, .git included (git status, git worktree
+# list too).
+#
+# Usage: tests/series/run.sh   (the ring files: $RIG_KSRC_6_12, else
+#   build-ksrc/linux-source-6.12, /work/ksrc/linux-source-6.12, or extracted
+#   from /usr/src/linux-source-6.12.tar.xz by kernel/fetch-ksrc.sh)
+# Prints "PASS: series/NAME", "FAIL: series/NAME" or "SKIP: series/NAME:
+# why" lines; exits 1 if any check failed.
+
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+failed=0
+pass() { echo "PASS: series/$1"; }
+fail() {
+	echo "FAIL: series/$1"
+	[ -s "$tmp/err" ] && tail -n 30 "$tmp/err" | sed 's/^/  | /' >&2
+	failed=1
+}
+check() { if [ $? -eq 0 ]; then pass "$1"; else fail "$1"; fi; }
+skip() { echo "SKIP: series/$1: $2"; exit 0; }
+
+command -v valgrind >/dev/null 2>&1 ||
+	skip "kernel series" "valgrind is not installed (apt-get install valgrind)"
+command -v git >/dev/null 2>&1 || skip "kernel series" "git is not installed"
+k=
+for d in ${RIG_KSRC_6_12:-} "$top/build-ksrc/linux-source-6.12" /work/ksrc/linux-source-6.12; do
+	[ -f "$d/drivers/virtio/virtio_ring.c" ] && { k=$d; break; }
+done
+if [ -z "$k" ] && [ -r /usr/src/linux-source-6.12.tar.xz ]; then
+	k=$("$top/kernel/fetch-ksrc.sh" /usr/src/linux-source-6.12.tar.xz \
+		"$top/build-ksrc/linux-source-6.12") || k=
+fi
+[ -n "$k" ] || skip "kernel series" "no linux-source-6.12 (apt-get install linux-source-6.12)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-test.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' HUP INT TERM
+: >"$tmp/err"
+
+# The tree, and its commits.
+t=$tmp/linux
+mkdir -p "$t" && git -C "$t" init -q || exit 2
+g() { git -C "$t" -c user.name=rig -c user.email=rig@localhost "$@"; }
+for f in $(sed -n 's/^\(guest\|host\) //p' "$top/kernel/ksrc-files"); do
+	mkdir -p "$t/$(dirname "$f")" && cp "$k/$f" "$t/$f" || exit 2
+done
+echo "a test tree" >"$t/README"
+g add -A && g commit -qm "base" || exit 2
+ring=$t/drivers/virtio/virtio_ring.c
+sed -i '1s|$|\n/* A comment. */|' "$ring" && g commit -qam "a comment" || exit 2
+echo "more" >>"$t/README" && g commit -qam "README only" || exit 2
+# Four volatile increments after virtqueue_add_split()'s first check.
+awk '{ print }
+/^static inline int virtqueue_add_split\(/ { in_add = 1 }
+in_add && /BUG_ON\(total_sg == 0\);/ {
+	print "\t{\n\t\tstatic volatile int plant;\n\n\t\tplant++;\n\t\tplant++;\n\t\tplant++;\n\t\tplant++;\n\t}"
+	in_add = 0
+}' "$ring" >"$tmp/ring" && cp "$tmp/ring" "$ring" || exit 2
+grep -q 'static volatile int plant' "$ring" || { echo "FAIL: series/plant: virtqueue_add_split() not found"; exit 1; }
+g commit -qam "extra work in the split add path" || exit 2
+plant=$(git -C "$t" rev-parse HEAD)
+echo "this is not C" >>"$ring" && g commit -qam "a syntax error" || exit 2
+g revert --no-commit HEAD "$plant" && g commit -qm "revert both" || exit 2
+
+state() {
+	find "$t" -type f -exec sha256sum {} + | sort
+	git -C "$t" status --porcelain
+	git -C "$t" worktree list
+}
+state >"$tmp/before"
+
+# The series.
+SERIES_DIR=$tmp/series "$top/ab/series.sh" -C -n 0 -k "$t" -j "$tmp/s.json" \
+	HEAD~5 HEAD >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/out" >>"$tmp/err"
+[ $rc -eq 0 ] && grep -q "^3 commit(s) measured, 1 skipped, 1 not built" "$tmp/out"
+check "series on a kernel tree: 3 commits measured, 1 skipped, 1 not built"
+grep -q '^  -   [0-9a-f]* *skipped *README only$' "$tmp/out" &&
+	grep -q '^  3   [0-9a-f]* *NO BUILD *a syntax error$' "$tmp/out"
+check "series: the skipped commit and the one that does not build are rows"
+# The JSON's rows: base, comment, plant, broken, revert.
+python3 - "$tmp/s.json" 2>>"$tmp/err" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["rows"] if r["status"] != "skipped"]
+assert [r["status"] for r in rows] == ["base", "measured", "measured", "build failed", "measured"], rows
+add = re.compile(r"^virtqueue_add_[a-z_]+ split (in)?direct ")
+def calls(r):
+    return {m: v for m, v in r["metrics"].items() if not m.startswith("vringh_test ")}
+comment, planted, revert = rows[1], rows[2], rows[4]
+for r in (comment, revert):
+    for m, v in r["metrics"].items():
+        assert v["vs_base"] in (None, 1), (r["commit"], m, v)
+ups = sorted(m for m, v in calls(planted).items() if v["vs_prev"] is not None and v["vs_prev"] > 1.0025)
+assert ups == sorted(m for m in calls(planted) if add.match(m)), ups
+assert len(ups) == 7, ups
+for m, v in calls(planted).items():
+    if not add.match(m):
+        assert v["vs_prev"] in (None, 1), (m, v)
+PY
+check "series: 1.000, then the split add calls alone up, then 1.000 again"
+
+a=$("$tmp/series/0/vring_bench" --version) && b=$("$tmp/series/1/vring_bench" --version) &&
+	[ "$a" != "$b" ] && case $b in *"$(git -C "$t" rev-parse --short HEAD~4)"*) true ;; *) false ;; esac
+check "series: two commits' builds print different --version lines, naming the commit"
+
+# make regress on the planted commit.
+AB_DIR=$tmp/regress "$top/ab/regress.sh" -C -n 0 -p kernel/kernel -k "$t" \
+	"$plant~1" "$plant" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/out" >>"$tmp/err"
+[ $rc -eq 1 ] &&
+	[ "$(grep -c '^\[kernel/kernel\] virtqueue_add_[a-z_]* split \(in\)\{0,1\}direct instructions/call .* REGRESSION$' "$tmp/out")" -eq 7 ] &&
+	! grep '^\[kernel/kernel\] \(virtqueue\|vring\)_' "$tmp/out" | grep -v '^\[kernel/kernel\] virtqueue_add_[a-z_]* split ' | grep -q 'REGRESSION$' &&
+	! grep '^\[kernel/kernel\] vringh_[a-z_]* \(split\|packed\) instructions/call' "$tmp/out" | grep -q 'REGRESSION$'
+check "regress on the planted commit: exit 1, the split add rows REGRESSION, no other call's"
+
+state >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after"
+check "the kernel tree is byte for byte as before (.git, git status, git worktree list)"
+
+# Refused, not ignored.
+MAKEFLAGS= make -s -C "$top" ab KSRC="$t" BASE=HEAD >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && grep -q "takes no KSRC" "$tmp/err"
+check "make ab KSRC=...: refused with one line"
+exit $failed
