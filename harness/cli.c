@@ -94,7 +94,7 @@ void rig_kernel_gap_check_failed(void)
 int rig_kernel_gap_end(int status)
 {
 	if (expected_gap && status == RIG_EXIT_OK)
-		printf("%s: gap gone: the code under test detected it (known gap was: %s)\n",
+		printf("%s: gap gone: the code under test did what the case checks (known gap was: %s)\n",
 		       program_invocation_short_name, expected_gap);
 	return status;
 }

@@ -213,8 +213,8 @@ unsigned int rig_case_pick(int argc, char *argv[],
 void rig_expect_kernel_gap(bool host, const char *kernel_gap);
 /*
  * The end of a case that returned @status: a case that passed while a gap
- * was expected says "PROG: gap gone: the code under test detected it
- * (known gap was: GAP)" on stdout.  Returns @status.
+ * was expected says "PROG: gap gone: the code under test did what the case
+ * checks (known gap was: GAP)" on stdout.  Returns @status.
  */
 int rig_kernel_gap_end(int status);
 /* Called by a failing CHECK before it exits (see rig_expect_kernel_gap). */

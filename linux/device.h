@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A device is only a parent pointer and a name to print with messages; a
+ * A device is only a parent pointer and a name to print with messages (and,
+ * the rig's own, DMA mapping hooks a test may set: linux/dma-mapping.h); a
  * driver only a name.
  */
 #ifndef _LINUX_DEVICE_H
@@ -11,9 +12,12 @@
 
 struct module;
 
+struct rig_dma_ops;
+
 struct device {
 	void *parent;
 	const char *init_name;
+	const struct rig_dma_ops *rig_dma;
 };
 
 /* What a bus matches devices against; only named here. */

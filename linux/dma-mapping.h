@@ -4,7 +4,10 @@
  * virtual address, no IOMMU stands between the driver and the "device", and
  * coherent memory is ordinary memory.  Ring code only takes these paths when
  * the device has VIRTIO_F_ACCESS_PLATFORM, but they must compile and, if a
- * test negotiates that feature, work.
+ * test negotiates that feature, work.  A test that wants to see them sets
+ * the device's rig_dma (the rig's, not the kernel's): every streaming map
+ * and unmap then goes through its hooks, which may record it and may fail
+ * a mapping (DMA_MAPPING_ERROR).
  */
 #ifndef _LINUX_DMA_MAPPING_H
 #define _LINUX_DMA_MAPPING_H
@@ -15,13 +18,21 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
-struct device;
+#include <linux/device.h>
 
 enum dma_data_direction {
 	DMA_BIDIRECTIONAL = 0,
 	DMA_TO_DEVICE = 1,
 	DMA_FROM_DEVICE = 2,
 	DMA_NONE = 3,
+};
+
+/* A test's view of the streaming mappings of a device (struct device). */
+struct rig_dma_ops {
+	dma_addr_t (*map)(struct device *dev, phys_addr_t phys, size_t size,
+			  enum dma_data_direction dir);
+	void (*unmap)(struct device *dev, dma_addr_t addr, size_t size,
+		      enum dma_data_direction dir);
 };
 
 #define DMA_MAPPING_ERROR	(~(dma_addr_t)0)
@@ -37,20 +48,21 @@ enum dma_data_direction {
 #define DMA_ATTR_PRIVILEGED		(1UL << 9)
 #define DMA_ATTR_MMIO			(1UL << 10)
 
-static inline dma_addr_t dma_map_phys(struct device *dev __always_unused,
-				      phys_addr_t phys, size_t size __always_unused,
-				      enum dma_data_direction dir __always_unused,
+static inline dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys,
+				      size_t size, enum dma_data_direction dir,
 				      unsigned long attrs __always_unused)
 {
+	if (dev && dev->rig_dma)
+		return dev->rig_dma->map(dev, phys, size, dir);
 	return (dma_addr_t)phys;
 }
 
-static inline void dma_unmap_phys(struct device *dev __always_unused,
-				  dma_addr_t addr __always_unused,
-				  size_t size __always_unused,
-				  enum dma_data_direction dir __always_unused,
+static inline void dma_unmap_phys(struct device *dev, dma_addr_t addr,
+				  size_t size, enum dma_data_direction dir,
 				  unsigned long attrs __always_unused)
 {
+	if (dev && dev->rig_dma)
+		dev->rig_dma->unmap(dev, addr, size, dir);
 }
 
 static inline dma_addr_t dma_map_page_attrs(struct device *dev, struct page *page,

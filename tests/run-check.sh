@@ -396,6 +396,8 @@ valgrind_checks() {
 	case_checks tests/hostile "valgrind hostile" "${VALGRIND[@]}"
 	case_checks tests/allocfail "valgrind allocfail" "${VALGRIND[@]}"
 	case_checks tests/mockdev "valgrind mockdev" "${VALGRIND[@]}"
+	case_checks tests/dma "valgrind dma" "${VALGRIND[@]}"
+	case_checks tests/resize "valgrind resize" "${VALGRIND[@]}"
 }
 
 # Each fuzz target replays its corpus, then fuzzes a fixed number of runs
@@ -440,6 +442,8 @@ ring_checks() {
 	case_checks tests/vhost_user_wire "vhost-user wire"
 	case_checks tests/allocfail allocfail
 	case_checks tests/mockdev mockdev
+	case_checks tests/dma dma
+	case_checks tests/resize resize
 }
 
 # Real drivers against vhost_dev (our vhost-user backend): a hostile

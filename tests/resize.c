@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * virtqueue_resize() and virtqueue_reset() with buffers in flight: some
+ * the device has not taken, some it took and has not used, some it used
+ * that the driver has not reaped.  Every one of them must go to the
+ * recycle callback exactly once (recycle_done after them, where the tree
+ * has it), none may come back from get_buf afterwards, the queue must
+ * reset the transport once (disable_vq_and_reset, enable_vq_after_reset),
+ * and the new (resize) or renewed (reset) ring must start afresh: all
+ * entries free, and a device starting at index 0 on it gets the next
+ * buffers, which come back.  Split and packed, against any driver; a tree
+ * without the call (virtqueue_reset before 6.6) is a SKIP saying so.
+ *
+ * Usage: resize --list | resize CASE | resize -h.  Exit 0: the driver did
+ * it; 1: it did not; 2: usage error; 77: SKIP.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/virtio.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ring.h>
+
+#include "harness/harness.h"
+#include "harness/mockdev.h"
+
+#define NBUFS	8
+
+static const char *this_case;
+static struct virtio_device vdev;
+static struct virtqueue *vq;
+static char bufs[2 * NBUFS][16];
+static unsigned int recycled[NBUFS], resets, enables, dones;
+
+static int disable_reset(struct virtqueue *q __attribute__((unused)))
+{
+	resets++;
+	return 0;
+}
+
+static int enable_after(struct virtqueue *q __attribute__((unused)))
+{
+	enables++;
+	return 0;
+}
+
+static const struct virtio_config_ops cfgops = {
+	.disable_vq_and_reset = disable_reset,
+	.enable_vq_after_reset = enable_after,
+};
+
+static bool notify(struct virtqueue *q __attribute__((unused)))
+{
+	return true;
+}
+
+static void recycle(struct virtqueue *q __attribute__((unused)), void *buf)
+{
+	char (*b)[16] = buf;
+
+	CHECKF(b >= bufs && b < bufs + NBUFS, "recycled %p, not a buffer in flight", buf);
+	recycled[b - bufs]++;
+}
+
+static void __attribute__((unused)) recycle_done(struct virtqueue *q __attribute__((unused)))
+{
+	dones++;
+}
+
+#if RIG_VIRTQUEUE_RESIZE_ARGS == 3
+#define resize_vq(q, num)	virtqueue_resize(q, num, recycle)
+#elif RIG_VIRTQUEUE_RESIZE_ARGS == 4
+#define resize_vq(q, num)	virtqueue_resize(q, num, recycle, recycle_done)
+#define HAS_RECYCLE_DONE
+#endif
+#if RIG_VIRTQUEUE_RESET_ARGS == 2
+#define reset_vq(q)		virtqueue_reset(q, recycle)
+#elif RIG_VIRTQUEUE_RESET_ARGS == 3
+#define reset_vq(q)		virtqueue_reset(q, recycle, recycle_done)
+#endif
+
+/* Where the driver's ring is now (it moves on resize). */
+static void ring_of(struct rig_ring *r, bool packed)
+{
+	memset(r, 0, sizeof(*r));
+	r->num = virtqueue_get_vring_size(vq);
+	r->packed = packed;
+	if (packed) {
+		r->vring_packed.num = r->num;
+		r->vring_packed.desc = phys_to_virt(virtqueue_get_desc_addr(vq));
+		r->vring_packed.driver = phys_to_virt(virtqueue_get_avail_addr(vq));
+		r->vring_packed.device = phys_to_virt(virtqueue_get_used_addr(vq));
+	} else {
+		r->vring.num = r->num;
+		r->vring.desc = phys_to_virt(virtqueue_get_desc_addr(vq));
+		r->vring.avail = phys_to_virt(virtqueue_get_avail_addr(vq));
+		r->vring.used = phys_to_virt(virtqueue_get_used_addr(vq));
+	}
+}
+
+static void add(unsigned int b)
+{
+	struct scatterlist sg;
+
+	sg_init_one(&sg, bufs[b], sizeof(bufs[b]));
+	CHECK(virtqueue_add_inbuf(vq, &sg, 1, bufs[b], GFP_KERNEL) == 0);
+}
+
+/*
+ * NBUFS buffers out: the device takes 5, uses 3 (publishing them), and the
+ * driver reaps one; so one is reaped, two used and not reaped, two taken
+ * and not used, three not taken.
+ */
+static void in_flight(bool packed, struct mockdev *dev, struct rig_ring *r)
+{
+	unsigned int i, ndesc, len;
+	u16 id;
+
+	rig_vdev_init(&vdev, packed ? 1ULL << VIRTIO_F_RING_PACKED |
+				      1ULL << VIRTIO_F_VERSION_1 : 0);
+	vdev.config = &cfgops;
+	vq = vring_create_virtqueue(0, 64, RIG_RING_ALIGN, &vdev, true, false,
+				    false, notify, NULL, "resize vq");
+	CHECK(vq);
+	vq->num_max = 64;	/* as a transport sets it */
+	ring_of(r, packed);
+	mockdev_init(dev, &vdev, r);
+	for (i = 0; i < NBUFS; i++)
+		add(i);
+	virtqueue_kick(vq);
+	for (i = 0; i < 5; i++) {
+		CHECK(mockdev_take(dev, &id, &ndesc));
+		if (i < 3)
+			mockdev_use(dev, id, 16, 1, ndesc);
+	}
+	mockdev_publish(dev);
+	CHECK(virtqueue_get_buf(vq, &len) == bufs[0] && len == 16);
+	memset(recycled, 0, sizeof(recycled));
+	resets = enables = dones = 0;
+}
+
+/* After a resize or reset to @num: what went where, and a fresh ring. */
+static int check_after(bool packed, unsigned int num)
+{
+	struct rig_ring r;
+	struct mockdev dev;
+	unsigned int i, len, ndesc;
+	u16 id;
+
+	CHECKF(recycled[0] == 0, "buffer 0 was reaped, then recycled");
+	for (i = 1; i < NBUFS; i++)
+		CHECKF(recycled[i] == 1, "buffer %u recycled %u times", i,
+		       recycled[i]);
+#ifdef HAS_RECYCLE_DONE
+	CHECKF(dones == 1, "recycle_done called %u times", dones);
+#endif
+	CHECKF(resets == 1 && enables == 1,
+	       "the transport was reset %u times, enabled %u times", resets,
+	       enables);
+	CHECK(virtqueue_get_buf(vq, &len) == NULL);
+	CHECK(!virtqueue_detach_unused_buf(vq));
+	CHECK(virtqueue_get_vring_size(vq) == num);
+	CHECK(vq->num_free == num);
+	CHECK(!virtqueue_is_broken(vq));
+
+	/* The device starts again at index 0; new buffers go and come back. */
+	ring_of(&r, packed);
+	mockdev_init(&dev, &vdev, &r);
+	for (i = NBUFS; i < NBUFS + 3; i++)
+		add(i);
+	virtqueue_kick(vq);
+	for (i = 0; i < 3; i++) {
+		CHECK(mockdev_take(&dev, &id, &ndesc));
+		mockdev_use(&dev, id, 16, 1, ndesc);
+	}
+	CHECK(!mockdev_take(&dev, &id, &ndesc));
+	mockdev_publish(&dev);
+	for (i = NBUFS; i < NBUFS + 3; i++)
+		CHECK(virtqueue_get_buf(vq, &len) == bufs[i] && len == 16);
+	vring_del_virtqueue(vq);
+	return 0;
+}
+
+#ifdef resize_vq
+static int resize(bool packed)
+{
+	struct rig_ring r;
+	struct mockdev dev;
+	int err;
+
+	in_flight(packed, &dev, &r);
+	err = resize_vq(vq, 32);
+	CHECKF(err == 0, "virtqueue_resize(32) returned %d", err);
+	return check_after(packed, 32);
+}
+#else
+static int resize(bool packed __attribute__((unused)))
+{
+	rig_skip("%s: linux/virtio.h declares no virtqueue_resize", this_case);
+}
+#endif
+
+#ifdef reset_vq
+static int reset(bool packed)
+{
+	struct rig_ring r;
+	struct mockdev dev;
+	int err;
+
+	in_flight(packed, &dev, &r);
+	err = reset_vq(vq);
+	CHECKF(err == 0, "virtqueue_reset returned %d", err);
+	return check_after(packed, 64);
+}
+#else
+static int reset(bool packed __attribute__((unused)))
+{
+	rig_skip("%s: linux/virtio.h declares no virtqueue_reset", this_case);
+}
+#endif
+
+static int split_resize(void) { return resize(false); }
+static int packed_resize(void) { return resize(true); }
+static int split_reset(void) { return reset(false); }
+static int packed_reset(void) { return reset(true); }
+
+static const struct {
+	const char *name;
+	int (*run)(void);
+} cases[] = {
+	{ "split-resize-in-flight", split_resize },
+	{ "packed-resize-in-flight", packed_resize },
+	{ "split-reset-in-flight", split_reset },
+	{ "packed-reset-in-flight", packed_reset },
+};
+
+static const char *case_name(unsigned int i)
+{
+	return cases[i].name;
+}
+
+int main(int argc, char *argv[])
+{
+	unsigned int i = rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+"Usage: resize --list | resize CASE\n"
+"Resize or reset a queue with buffers in flight (--list names the cases).\n"
+"Exit 0: every buffer was recycled once and the ring starts afresh; 1:\n"
+"not; 2: usage error; 77: SKIP, the tree lacks the call.\n");
+
+	this_case = cases[i].name;
+	return cases[i].run();
+}
