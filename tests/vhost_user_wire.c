@@ -91,16 +91,62 @@ static void send_raw(const void *buf, size_t len)
 	CHECK(write(sv[0], buf, len) == (ssize_t)len);
 }
 
+/* One byte more than the largest payload: refused before it is read. */
 static void case_too_big(void)
 {
-	struct vhost_user_hdr h = { VHOST_USER_SET_MEM_TABLE,
-				    VHOST_USER_VERSION, 1u << 20 };
+	struct vhost_user_hdr h = { VHOST_USER_SET_MEM_TABLE, VHOST_USER_VERSION,
+				    sizeof(union vhost_user_payload) + 1 };
 	struct vhost_user_msg r;
 	struct vhost_user_fds fds;
 
 	pair();
 	send_raw(&h, sizeof(h));
 	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == -EMSGSIZE);
+	unpair();
+}
+
+/*
+ * The edges of the wire's bounds: the largest payload and the most
+ * descriptors a message may carry arrive whole; one more of either is
+ * refused, by the sender too.
+ */
+static void case_max_size(void)
+{
+	struct vhost_user_msg m, r;
+	struct vhost_user_fds fds;
+
+	pair();
+	vhost_user_msg_init(&m, VHOST_USER_SET_MEM_TABLE);
+	memset(&m.payload, 0xab, sizeof(m.payload));
+	m.hdr.size = sizeof(m.payload);
+	CHECK(vhost_user_send(sv[0], &m, NULL, 0) == 0);
+	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == 0);
+	CHECK(r.hdr.size == sizeof(m.payload) &&
+	      !memcmp(&r.payload, &m.payload, sizeof(m.payload)));
+	m.hdr.size = sizeof(m.payload) + 1;
+	CHECK(vhost_user_send(sv[0], &m, NULL, 0) == -EINVAL);
+	unpair();
+}
+
+static void case_max_fds(void)
+{
+	int sent[VHOST_USER_MAX_FDS + 1], i, before;
+	struct vhost_user_msg m, r;
+	struct vhost_user_fds fds;
+
+	pair();
+	for (i = 0; i <= VHOST_USER_MAX_FDS; i++)
+		sent[i] = dup(2);
+	vhost_user_msg_init(&m, VHOST_USER_SET_OWNER);
+	CHECK(vhost_user_send(sv[0], &m, sent, VHOST_USER_MAX_FDS + 1) == -EINVAL);
+	CHECK(vhost_user_send(sv[0], &m, sent, VHOST_USER_MAX_FDS) == 0);
+	for (i = 0; i <= VHOST_USER_MAX_FDS; i++)
+		close(sent[i]);
+	before = open_fds();
+	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == 0);
+	CHECK(fds.n == VHOST_USER_MAX_FDS);
+	CHECK(open_fds() == before + VHOST_USER_MAX_FDS);
+	vhost_user_fds_close(&fds);
 	unpair();
 }
 
@@ -154,11 +200,11 @@ static void case_timeout(void)
 	unpair();
 }
 
-/* More descriptors than any message may carry: refused, none leaked. */
+/* One descriptor more than any message may carry: refused, none leaked. */
 static void case_too_many_fds(void)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * 12)];
+		char buf[CMSG_SPACE(sizeof(int) * (VHOST_USER_MAX_FDS + 1))];
 		struct cmsghdr align;
 	} control;
 	struct vhost_user_hdr h = { VHOST_USER_SET_OWNER, VHOST_USER_VERSION, 0 };
@@ -170,10 +216,10 @@ static void case_too_many_fds(void)
 	struct cmsghdr *cmsg;
 	struct vhost_user_msg r;
 	struct vhost_user_fds fds;
-	int fd[12], i, before;
+	int fd[VHOST_USER_MAX_FDS + 1], i, before;
 
 	pair();
-	for (i = 0; i < 12; i++)
+	for (i = 0; i <= VHOST_USER_MAX_FDS; i++)
 		fd[i] = dup(2);
 	cmsg = CMSG_FIRSTHDR(&mh);
 	cmsg->cmsg_level = SOL_SOCKET;
@@ -181,7 +227,7 @@ static void case_too_many_fds(void)
 	cmsg->cmsg_len = CMSG_LEN(sizeof(fd));
 	memcpy(CMSG_DATA(cmsg), fd, sizeof(fd));
 	CHECK(sendmsg(sv[0], &mh, 0) == sizeof(h));
-	for (i = 0; i < 12; i++)
+	for (i = 0; i <= VHOST_USER_MAX_FDS; i++)
 		close(fd[i]);
 	before = open_fds();
 	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == -EPROTO);
@@ -224,13 +270,24 @@ static void case_payload_sizes(void)
 	m.payload.mem.nregions = 9;
 	m.hdr.size = sizeof(m.payload.mem);
 	CHECK(!vhost_user_payload_ok(&m));
+	m.payload.mem.nregions = 8;
+	CHECK(vhost_user_payload_ok(&m));
+	m.hdr.size -= 1;
+	CHECK(!vhost_user_payload_ok(&m));
+	m.hdr.size = 7;
+	CHECK(!vhost_user_payload_ok(&m));
 
 	vhost_user_msg_init(&m, VHOST_USER_GET_CONFIG);
 	m.payload.config.size = 8;
 	m.hdr.size = 12 + 8;
 	CHECK(vhost_user_payload_ok(&m));
-	m.payload.config.size = 300;
-	m.hdr.size = 12 + 300;
+	m.payload.config.size = VHOST_USER_MAX_CONFIG_SIZE;
+	m.hdr.size = 12 + VHOST_USER_MAX_CONFIG_SIZE;
+	CHECK(vhost_user_payload_ok(&m));
+	m.hdr.size -= 1;
+	CHECK(!vhost_user_payload_ok(&m));
+	m.payload.config.size = VHOST_USER_MAX_CONFIG_SIZE + 1;
+	m.hdr.size = 12 + VHOST_USER_MAX_CONFIG_SIZE + 1;
 	CHECK(!vhost_user_payload_ok(&m));
 
 	vhost_user_msg_init(&m, 999);
@@ -246,6 +303,8 @@ static const struct {
 } cases[] = {
 	{ "roundtrip", case_roundtrip },
 	{ "too-big", case_too_big },
+	{ "max-size", case_max_size },
+	{ "max-fds", case_max_fds },
 	{ "bad-version", case_bad_version },
 	{ "truncated", case_truncated },
 	{ "timeout", case_timeout },
