@@ -108,6 +108,20 @@ def vringh_seeds():
         u8(NEED_NOTIFY) + u8(NOTIFY_ENABLE) + u8(NOTIFY_DISABLE)
     seeds['hostile-no-iovs'] = h_setup(0x20, 3, nulls=3) + \
         h_add([(0, 0x100, 4)], 1) + u8(GETDESC)
+    # Each bound at its edge (num 8): the largest value accepted, and the
+    # first refused.
+    seeds['edge-next-at-num'] = base + desc(0, 0x100, 8, 1, 8) + offer(0, 0) + u8(GETDESC)
+    seeds['edge-next-last'] = (base + desc(0, 0x100, 8, 1, 7) + desc(7, 0x200, 8, 0, 0)
+                               + offer(0, 0) + u8(GETDESC))
+    seeds['edge-head-at-num'] = base + offer(8, 0) + u8(GETDESC)
+    seeds['edge-head-last'] = base + desc(7, 0x200, 8, 0, 0) + offer(7, 0) + u8(GETDESC)
+    seeds['edge-avail-one-past'] = (base + u8(POKE16) + u16(16 * 8 + 2) + u16(9)
+                                    + u8(GETDESC))
+    full = base + b''.join(desc(i, 0x100 + 16 * i, 8, 0, 0) + offer(i, i) for i in range(8))
+    seeds['edge-avail-full'] = full + u8(GETDESC) * 9
+    chain = base + b''.join(desc(i, 0x100 + 16 * i, 8, 1, i + 1) for i in range(7))
+    seeds['edge-chain-whole-ring'] = chain + desc(7, 0x200, 8, 0, 0) + offer(0, 0) + u8(GETDESC)
+    seeds['edge-chain-one-more'] = chain + desc(7, 0x200, 8, 1, 0) + offer(0, 0) + u8(GETDESC)
     # Packed rings (numsel bit 7): flag 0x40 in POKE_DESC means "available
     # in the driver's current lap" (the target sets AVAIL/USED from it).
     def pdesc(i, addr, ln, idn, flags):
@@ -222,6 +236,17 @@ def virtqueue_seeds():
     seeds['lie-id-range'] = lie + u8(LIE) + u8(0) + u8(0xd0) + u32(70) + u32(0) + u8(GET) + u8(0) + u8(CHECKB)
     seeds['lie-len'] = lie + u8(LIE) + u8(0) + u8(0) + u32(0) + u32(500) + u8(GET) + u8(0) + u8(CHECKB)
     seeds['lie-jump'] = lie + u8(LIE) + u8(1) + u16(100) + u8(GET) + u8(0) + u8(CHECKB)
+    # Each bound at its edge (num 8, an in buffer of 16 bytes): id 8, a
+    # used length of 16 and 17, the used index 8 and 9 ahead.
+    seeds['edge-id-at-num'] = lie + u8(LIE) + u8(0) + u8(0xd0) + u32(8) + u32(0) + u8(GET) + u8(0) + u8(CHECKB)
+    seeds['edge-len-whole'] = lie + u8(LIE) + u8(0) + u8(0) + u32(0) + u32(16) + u8(GET) + u8(0) + u8(CHECKB)
+    seeds['edge-len-one-more'] = lie + u8(LIE) + u8(0) + u8(0) + u32(0) + u32(17) + u8(GET) + u8(0) + u8(CHECKB)
+    seeds['edge-jump-full'] = lie + u8(LIE) + u8(1) + u16(8) + u8(GET) + u8(0) + u8(CHECKB)
+    seeds['edge-jump-one-past'] = lie + u8(LIE) + u8(1) + u16(9) + u8(GET) + u8(0) + u8(CHECKB)
+    # Packed (sel 0x84: 1 << (0x84 % 7), a ring of 64): id 64.
+    seeds['edge-packed-id-at-num'] = (u8(V_IND) + u8(0x84) + u8(0) + v_add(0, 2) + v_add(1, 0)
+                                      + u8(LIE) + u8(0) + u8(0xd0) + u16(64) + u32(0) + u8(1)
+                                      + u8(GET) + u8(0) + u8(CHECKB))
     seeds['lie-scribble'] = (lie + u8(LIE) + u8(3) + u16(0) + u8(15) + bytes(range(1, 16))
                              + u8(USE) + u8(0) + u32(0) + u8(GET) + u8(0) + u8(MISC) + u8(0))
     seeds['notify-fails'] = (u8(V_EVT) + u8(2) + u8(0) + u8(MISC) + u8(0x30) + v_add(1, 0)

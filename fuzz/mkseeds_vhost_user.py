@@ -136,6 +136,32 @@ def hostile():
          hello(V1, 0) + table())
 
 
+def edges():
+    """Each bound at its edge: the largest value accepted, and one past it."""
+    eighth = MEM // 8
+    eight = struct.pack('<II', 8, 0) + b''.join(
+        struct.pack('<QQQQ', GPA + i * eighth, eighth, UVA + i * eighth, i * eighth)
+        for i in range(8))
+    seed('edge-8-regions', 0, b'', hello(V1, 0) + msg(SET_MEM_TABLE, eight, nfds=8))
+    past = struct.pack('<II', 1, 0) + struct.pack('<QQQQ', GPA, MEM + 1, UVA, 0)
+    seed('edge-region-past-fd', 0, b'', hello(V1, 0) + msg(SET_MEM_TABLE, past, nfds=1))
+    for num in (32768, 32769):
+        seed('edge-ring-size-%d' % num, 0, b'', hello(V1, 0) + table() +
+             msg(SET_VRING_NUM, state(0, num)))
+    seed('edge-ring-at-last-byte', 0, b'', hello(V1, 0) + table() +
+         msg(SET_VRING_ADDR, struct.pack('<IIQQQQ', 0, 0, UVA + MEM - 1, UVA, UVA, 0)))
+    # A blk request whose status descriptor ends at the last byte of
+    # memory, and one a byte longer.
+    for name, ln in (('edge-status-at-memory-end', 1), ('edge-status-past-memory-end', 2)):
+        m = Mem()
+        m.split_desc(0, 0, 0x2000, 16, NEXT, 1)
+        m.split_desc(0, 1, MEM - 1, ln, WRITE, 0)
+        m.put(0x2000, struct.pack('<IIQ', 8, 0, 0))
+        m.avail(0x100, [0])
+        seed(name, 0, m.b, hello(V1, 0) + table() + ring(0, 8, 0, 0x100, 0x1000) +
+             msg(GET_VRING_BASE, state(0, 0)))
+
+
 os.makedirs(OUT, exist_ok=True)
 blk_split('blk-split-read', V1 | IND | EVT)
 blk_split('blk-split-getid', V1, req_type=8)
@@ -144,3 +170,4 @@ blk_indirect()
 blk_packed('blk-packed-read', V1 | PACKED | EVT)
 net_split('net-split-loopback', V1 | EVT)
 hostile()
+edges()
