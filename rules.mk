@@ -196,5 +196,13 @@ gate-check:
 		$(call shell-quote,$(or $(REV),HEAD)) -- \
 		$(if $(METRIC),-m $(call shell-quote,$(METRIC)))
 
+# make mutate [M=ERE] [T=ERE]: each one-line mutation of a safety check
+# (mutate/mutations) planted in a throwaway copy of this tree, the quick
+# checks (mutate/quick, or make check T=ERE) run there: which case killed
+# it, or that it survived, and in how long (mutate/README).
+mutate:
+	$(Q)$(srctree)/mutate/run.sh $(if $(M),-m $(call shell-quote,$(value M))) \
+		$(if $(T),-t $(call shell-quote,$(value T)))
+
 .PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets bench ab regress series count gate-check \
-	check-asan check-ubsan check-tsan check-valgrind
+	check-asan check-ubsan check-tsan check-valgrind mutate

@@ -1,0 +1,211 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make mutate: plant each one-line mutation of a safety check
+# (mutate/mutations) in a throwaway copy of this tree, one at a time, run
+# the quick checks there, and say which case killed it, or that it survived.
+#
+# Usage: mutate/run.sh [-m ERE] [-t ERE] [-s SECONDS] [-c SECONDS] [-l] [-h]
+#   -m ERE      only the mutations whose names match ERE (make mutate M=ERE)
+#   -t ERE      the checks to run, as make check T=ERE (default: the quick
+#               subset in mutate/quick; make mutate T=ERE)
+#   -s SECONDS  the bound on one mutation's checks (default 60): past it
+#               the run is stopped and the mutation counts as a TIMEOUT
+#   -c SECONDS  CHECK_TIMEOUT, the bound on one check (default 20): a check
+#               that fails only by running out of it is a timeout, no kill
+#   -l          list the mutations (checking that each applies) and stop
+# The copy is this work tree as it is (git's tracked and untracked files,
+# ignored ones aside), in a temporary folder removed at exit; nothing in
+# this tree is written.  It is built once, then for each mutation: the
+# line is changed, the programs rebuilt (make all), and make check T=ERE
+# run there without remaking the fuzz targets (make -o fuzz-build: no
+# quick check fuzzes); then the file is put back.
+# Per mutation one line: its name, KILLED with the first check that failed
+# and how many did, TIMEOUT (only checks that ran out of time failed, or
+# the whole run did), SURVIVED, or NOBUILD (the mutant does not compile:
+# the mutation is wrong, not caught), and how long the checks took.
+# Exit status: 0 when every mutation was killed by a check failing on its
+# own (not by a timeout), 1 when one was not, 2 usage error, 3 the copy
+# could not be made or built, or a mutation does not apply.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd) || exit 3
+top=$(cd "$here/.." && pwd) || exit 3
+usage() {
+	echo "mutate: $*" >&2
+	echo "try 'mutate/run.sh -h'" >&2
+	exit 2
+}
+die() {
+	echo "mutate: $*" >&2
+	exit 3
+}
+seconds() {
+	case $2 in
+	'' | 0* | *[!0-9]*) usage "-$1: '$2' is not a positive number of seconds" ;;
+	esac
+}
+
+match='' checks='' bound=60 check_bound=20 list=''
+while getopts :m:t:s:c:lh opt; do
+	case $opt in
+	h) sed -n '/^# Usage:/,/^# Exit status/{/^# Exit status/q;s/^# \{0,1\}//;p}' "$here/run.sh"
+	   exit 0 ;;
+	m) match=$OPTARG ;;
+	t) checks=$OPTARG ;;
+	s) seconds s "$OPTARG"; bound=$OPTARG ;;
+	c) seconds c "$OPTARG"; check_bound=$OPTARG ;;
+	l) list=1 ;;
+	:) usage "-$OPTARG needs a value" ;;
+	*) usage "unknown option -$OPTARG" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage "unexpected argument: $1"
+for ere in "$match" "$checks"; do
+	[[ x =~ $ere ]]
+	[ $? -eq 2 ] && usage "'$ere' is not an extended regular expression"
+done
+if [ -z "$checks" ]; then
+	checks=$(sed '/^#/d; /^$/d' "$here/quick" | paste -sd '|') ||
+		die "cannot read $here/quick"
+fi
+
+# ---- The list ----
+# mutate/mutations, one mutation a stanza:
+#   mutation NAME FILE [N]
+#   - TEXT     what the line holds now (a substring of it)
+#   + TEXT     what it holds in the mutant
+# TEXT must occur once in FILE, or give N: its Nth occurrence.  Read
+# into NAMES, FILES, NTHS, FROMS, TOS.
+NAMES=() FILES=() NTHS=() FROMS=() TOS=()
+read_list() {
+	local line lineno=0 f=$here/mutations
+	while IFS= read -r line; do
+		lineno=$((lineno + 1))
+		case $line in
+		'' | '#'*) ;;
+		'mutation '*)
+			set -- $line
+			[ $# -ge 3 ] && [ $# -le 4 ] ||
+				die "$f:$lineno: 'mutation NAME FILE [N]'"
+			NAMES+=("$2") FILES+=("$3") NTHS+=("${4:-}") FROMS+=('') TOS+=('') ;;
+		'- '*) [ ${#NAMES[@]} -gt 0 ] || die "$f:$lineno: '-' before 'mutation'"
+			FROMS[-1]=${line#- } ;;
+		'+ '*) [ ${#NAMES[@]} -gt 0 ] || die "$f:$lineno: '+' before 'mutation'"
+			TOS[-1]=${line#+ } ;;
+		*) die "$f:$lineno: not 'mutation', '- ' or '+ ': $line" ;;
+		esac
+	done <"$f"
+	local i
+	for i in "${!NAMES[@]}"; do
+		[ -n "${FROMS[i]}" ] && [ -n "${TOS[i]}" ] ||
+			die "${NAMES[i]}: needs a '- ' and a '+ ' line"
+		[ "${FROMS[i]}" != "${TOS[i]}" ] || die "${NAMES[i]}: '-' and '+' are the same"
+	done
+}
+
+# mutant SRC I: SRC with mutation I applied, on stdout; fails, saying
+# why, when its text does not occur once (or has no Nth occurrence).
+mutant() {
+	awk -v from="${FROMS[$2]}" -v to="${TOS[$2]}" -v nth="${NTHS[$2]}" \
+	    -v name="${NAMES[$2]}" '
+	{ lines[NR] = $0; s = $0; off = 0
+	  while ((p = index(s, from)) > 0) {
+		hits++; if (hits == nth || nth == "") { at[hits] = NR; col[hits] = off + p }
+		off += p + length(from) - 1; s = substr(s, p + length(from))
+	  } }
+	END {
+		if (nth == "" && hits != 1) {
+			printf "mutate: %s: \"%s\" occurs %d times in %s (give N)\n",
+				name, from, hits, FILENAME > "/dev/stderr"; exit 1
+		}
+		k = nth == "" ? 1 : nth
+		if (!(k in at)) {
+			printf "mutate: %s: \"%s\" has no occurrence %d in %s\n",
+				name, from, k, FILENAME > "/dev/stderr"; exit 1
+		}
+		l = lines[at[k]]
+		lines[at[k]] = substr(l, 1, col[k] - 1) to substr(l, col[k] + length(from))
+		for (i = 1; i <= NR; i++) print lines[i]
+	}' "$1"
+}
+
+read_list
+sel=()
+for i in "${!NAMES[@]}"; do
+	[[ ${NAMES[i]} =~ $match ]] && sel+=("$i")
+done
+[ ${#sel[@]} -gt 0 ] || usage "no mutation's name matches '$match'"
+for i in "${sel[@]}"; do
+	[ -f "$top/${FILES[i]}" ] || die "${NAMES[i]}: no file ${FILES[i]}"
+	mutant "$top/${FILES[i]}" "$i" >/dev/null || exit 3
+done
+if [ -n "$list" ]; then
+	for i in "${sel[@]}"; do
+		printf '%s %s: %s -> %s\n' "${NAMES[i]}" "${FILES[i]}" "${FROMS[i]}" "${TOS[i]}"
+	done
+	exit 0
+fi
+
+# ---- The copy ----
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-mutate.XXXXXX") || exit 3
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' HUP INT TERM
+copy=$tmp/tree
+mkdir "$copy" || exit 3
+(cd "$top" && git ls-files -z --cached --others --exclude-standard |
+	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+	tar -c --null -T - -f -) | tar -x -C "$copy" -f - ||
+	die "cannot copy $top into $copy"
+echo "mutate: ${#sel[@]} mutations; checks: make check T='$checks'" \
+	"(at most ${bound}s a mutation, ${check_bound}s a check); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+make -s -C "$copy" -j2 all >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log" >&2; die "the copy does not build"; }
+# The checks must pass on the tree as it is, or no kill means anything.
+CHECK_TIMEOUT=$check_bound timeout "$bound" make -s -C "$copy" -o fuzz-build check T="$checks" \
+	>"$tmp/base.tap" 2>&1 || { tail -n 30 "$tmp/base.tap" >&2; die "the checks fail without a mutation"; }
+echo "mutate: unmutated: $(tail -n 1 "$tmp/base.tap")"
+
+# verdict TAP RC: KILLED by ..., TIMEOUT ..., or SURVIVED, from the KTAP
+# output of one run and its exit status (124: the run ran out of time).
+verdict() {
+	awk -v rc="$2" '
+	/^ *# .*timed out after [0-9]+s$|exited with status 124 without/ { timed = 1 }
+	/^ *not ok [0-9]+ - / {
+		name = $0; sub(/^ *not ok [0-9]+ - /, "", name); sub(/ # time [0-9.]+s$/, "", name)
+		if (!timed) { kills++; if (first == "") first = name } else touts++
+		timed = 0; next
+	}
+	/^ *ok [0-9]+ - / { timed = 0 }
+	END {
+		if (kills) printf "KILLED by %s%s\n", first, (kills > 1 ? sprintf(" (and %d more)", kills - 1) : "")
+		else if (touts || rc == 124) printf "TIMEOUT (%s)\n", (rc == 124 ? "the run was stopped" : touts " checks ran out of time")
+		else if (rc != 0) printf "KILLED by make check (exit %d, no check failed)\n", rc
+		else print "SURVIVED"
+	}' "$1"
+}
+
+status=0 n_killed=0
+for i in "${sel[@]}"; do
+	f=$copy/${FILES[i]}
+	cp -p "$f" "$tmp/orig" || exit 3
+	mutant "$tmp/orig" "$i" >"$f" || exit 3
+	start=$EPOCHREALTIME
+	if ! make -s -C "$copy" -j2 all >"$tmp/build.log" 2>&1; then
+		v="NOBUILD ($(grep -m1 -o 'error: .*' "$tmp/build.log"))"
+	else
+		CHECK_TIMEOUT=$check_bound timeout "$bound" \
+			make -s -C "$copy" -o fuzz-build check T="$checks" >"$tmp/run.tap" 2>&1
+		v=$(verdict "$tmp/run.tap" $?)
+	fi
+	us=$((${EPOCHREALTIME/./} - ${start/./}))
+	# The original back, newer than the mutant's objects.
+	cp "$tmp/orig" "$f" && touch "$f" || exit 3
+	case $v in
+	KILLED*) n_killed=$((n_killed + 1)) ;;
+	*) status=1 ;;
+	esac
+	printf '%-40s %s  %d.%ds\n' "${NAMES[i]}" "$v" $((us / 1000000)) $((us % 1000000 / 100000))
+done
+echo "mutate: $n_killed of ${#sel[@]} killed by a check; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit $status
