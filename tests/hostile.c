@@ -397,10 +397,16 @@ static int host_bad_ring_size(void)
 
 /*
  * The largest values each bound accepts, just inside the edges that the
- * cases above refuse: getdesc must take the buffer (1) without a message.
+ * cases above refuse: getdesc must take the buffer (1) without a message;
+ * then @teardown (split or packed).
  */
-static int expect_getdesc_ok(bool (*getrange)(struct vringh *, u64,
-					      struct vringh_range *))
+static void host_teardown(void)
+{
+	rig_shm_destroy(&shm);
+}
+
+static int expect_taken(bool (*getrange)(struct vringh *, u64, struct vringh_range *),
+			void (*teardown)(void))
 {
 	struct iovec rstack[4], wstack[4];
 	struct vringh_iov riov, wiov;
@@ -415,11 +421,16 @@ static int expect_getdesc_ok(bool (*getrange)(struct vringh *, u64,
 	said = capture_end();
 	vringh_iov_cleanup(&riov);
 	vringh_iov_cleanup(&wiov);
-	rig_shm_destroy(&shm);
+	teardown();
 	CHECKF(err == 1, "getdesc returned %d (%s), expected 1", err,
 	       err < 0 ? strerror(-err) : "nothing there");
 	CHECKF(said == 0, "a buffer within bounds taken with a message");
 	return 0;
+}
+
+static int expect_getdesc_ok(bool (*getrange)(struct vringh *, u64, struct vringh_range *))
+{
+	return expect_taken(getrange, host_teardown);
 }
 
 /* Edge of host-head-out-of-range: the last descriptor as a head. */
@@ -980,23 +991,7 @@ static int host_packed_unexpected_direction(void)
 /* A packed list within bounds: taken (1), without a message. */
 static int expect_packed_ok(void)
 {
-	struct iovec rstack[4], wstack[4];
-	struct vringh_iov riov, wiov;
-	size_t said;
-	u16 head;
-	int err;
-
-	vringh_iov_init(&riov, rstack, 4);
-	vringh_iov_init(&wiov, wstack, 4);
-	capture_begin();
-	err = vringh_getdesc_user(&vrh, &riov, &wiov, range_getrange, &head);
-	said = capture_end();
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
-	packed_teardown();
-	CHECKF(err == 1, "getdesc returned %d, expected 1", err);
-	CHECKF(said == 0, "a list within bounds taken with a message");
-	return 0;
+	return expect_taken(range_getrange, packed_teardown);
 }
 
 /* Edge of host-packed-id-out-of-range: the last id. */
