@@ -23,7 +23,8 @@
 # Per mutation one line: its name, KILLED with the first check that failed
 # and how many did, TIMEOUT (only checks that ran out of time failed, or
 # the whole run did), SURVIVED, or NOBUILD (the mutant does not compile:
-# the mutation is wrong, not caught), and how long the checks took.
+# the mutation is wrong, not caught), and how long the rebuild and the
+# checks took.
 # Exit status: 0 when every mutation was killed by a check failing on its
 # own (not by a timeout), 1 when one was not, 2 usage error, 3 the copy
 # could not be made or built, or a mutation does not apply.
@@ -185,6 +186,12 @@ verdict() {
 	}' "$1"
 }
 
+# Seconds from $EPOCHREALTIME $1 to $2, to a tenth.
+seconds_between() {
+	local us=$((${2/./} - ${1/./}))
+	printf '%d.%ds' $((us / 1000000)) $((us % 1000000 / 100000))
+}
+
 status=0 n_killed=0
 for i in "${sel[@]}"; do
 	f=$copy/${FILES[i]}
@@ -193,19 +200,22 @@ for i in "${sel[@]}"; do
 	start=$EPOCHREALTIME
 	if ! make -s -C "$copy" -j2 all >"$tmp/build.log" 2>&1; then
 		v="NOBUILD ($(grep -m1 -o 'error: .*' "$tmp/build.log"))"
+		built=$EPOCHREALTIME
 	else
+		built=$EPOCHREALTIME
 		CHECK_TIMEOUT=$check_bound timeout "$bound" \
 			make -s -C "$copy" -o fuzz-build check T="$checks" >"$tmp/run.tap" 2>&1
 		v=$(verdict "$tmp/run.tap" $?)
 	fi
-	us=$((${EPOCHREALTIME/./} - ${start/./}))
+	done_at=$EPOCHREALTIME
 	# The original back, newer than the mutant's objects.
 	cp "$tmp/orig" "$f" && touch "$f" || exit 3
 	case $v in
 	KILLED*) n_killed=$((n_killed + 1)) ;;
 	*) status=1 ;;
 	esac
-	printf '%-40s %s  %d.%ds\n' "${NAMES[i]}" "$v" $((us / 1000000)) $((us % 1000000 / 100000))
+	printf '%-40s %s  (build %s, checks %s)\n' "${NAMES[i]}" "$v" \
+		"$(seconds_between "$start" "$built")" "$(seconds_between "$built" "$done_at")"
 done
 echo "mutate: $n_killed of ${#sel[@]} killed by a check; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

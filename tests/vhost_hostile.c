@@ -576,18 +576,19 @@ static void start_ring(int s, uint32_t num, uint64_t desc, uint64_t avail, uint6
 /*
  * @nregions regions of MEM_SIZE back to back from MEM_GPA (fds[0], ...), a
  * split ring of 8 at the start of the first, and one blk request on it: a
- * 16-byte header (GET_ID, type 8: the device writes what room there is
- * before the status byte) and a writable descriptor of @len bytes at guest
- * address @gpa.  If @served, the request must come back with status OK in
- * the status byte, the descriptor's last.
+ * 16-byte header (@type, @sector), @dlen writable data bytes at MEM_GPA +
+ * 0x10000 if @dlen, and a writable descriptor of @len bytes at guest
+ * address @gpa, whose last byte is the status.  @status: the status the
+ * request must come back with, or -1 if it must not be served.
  */
-static void blk_status_at(int s, unsigned int nregions, uint64_t gpa, uint32_t len,
-			  bool served)
+static void blk_request(int s, unsigned int nregions, uint32_t type, uint64_t sector,
+			uint32_t dlen, uint64_t gpa, uint32_t len, int status)
 {
-	uint8_t *g[2], *status;
+	uint8_t *g[2], *st;
 	uint64_t one = 1, at = gpa + len - 1 - MEM_GPA;
+	struct { uint32_t type, ioprio; uint64_t sector; } hdr = { type, 0, sector };
 	struct vring vr;
-	unsigned int i;
+	unsigned int i, d = 0;
 	int kick = eventfd(0, 0);
 
 	for (i = 0; i < nregions; i++) {
@@ -596,19 +597,27 @@ static void blk_status_at(int s, unsigned int nregions, uint64_t gpa, uint32_t l
 			give_up("vhost_hostile: mmap");
 		memset(g[i], 0, MEM_SIZE);
 	}
-	status = at / MEM_SIZE < nregions ? &g[at / MEM_SIZE][at % MEM_SIZE] : NULL;
-	if (status)
-		*status = 0xff;
+	st = at / MEM_SIZE < nregions ? &g[at / MEM_SIZE][at % MEM_SIZE] : NULL;
+	if (st)
+		*st = 0xff;
 	send_table(s, nregions, fds, nregions, MEM_GPA, MEM_SIZE, (uintptr_t)mem, 0);
 	vring_init(&vr, 8, g[0], 4096);
-	g[0][0x8000] = 8;
-	vr.desc[0].addr = MEM_GPA + 0x8000;
-	vr.desc[0].len = 16;
-	vr.desc[0].flags = VRING_DESC_F_NEXT;
-	vr.desc[0].next = 1;
-	vr.desc[1].addr = gpa;
-	vr.desc[1].len = len;
-	vr.desc[1].flags = VRING_DESC_F_WRITE;
+	memcpy(g[0] + 0x8000, &hdr, sizeof(hdr));
+	vr.desc[d].addr = MEM_GPA + 0x8000;
+	vr.desc[d].len = sizeof(hdr);
+	vr.desc[d].flags = VRING_DESC_F_NEXT;
+	vr.desc[d].next = d + 1;
+	if (dlen) {
+		d++;
+		vr.desc[d].addr = MEM_GPA + 0x10000;
+		vr.desc[d].len = dlen;
+		vr.desc[d].flags = VRING_DESC_F_WRITE | VRING_DESC_F_NEXT;
+		vr.desc[d].next = d + 1;
+	}
+	d++;
+	vr.desc[d].addr = gpa;
+	vr.desc[d].len = len;
+	vr.desc[d].flags = VRING_DESC_F_WRITE;
 	vr.avail->ring[0] = 0;
 	vr.avail->idx = 1;
 	send_state(s, VHOST_USER_SET_VRING_NUM, 0, 8);
@@ -620,14 +629,53 @@ static void blk_status_at(int s, unsigned int nregions, uint64_t gpa, uint32_t l
 	if (write(kick, &one, 8) != 8)
 		perror("write");
 	close(kick);
-	for (i = 0; served && i < 200 && *(volatile uint16_t *)&vr.used->idx != 1; i++)
+	for (i = 0; status >= 0 && i < 200 && *(volatile uint16_t *)&vr.used->idx != 1; i++)
 		usleep(10000);
-	if (served && *(volatile uint16_t *)&vr.used->idx != 1)
+	if (status >= 0 && *(volatile uint16_t *)&vr.used->idx != 1)
 		case_problem = "the request was not served";
-	else if (served && *(volatile uint8_t *)status != 0)
-		case_problem = "the status byte was not written OK";
+	else if (status >= 0 && *(volatile uint8_t *)st != status)
+		case_problem = "the status byte is not the one wanted";
 	for (i = 0; i < nregions; i++)
 		munmap(g[i], MEM_SIZE);
+}
+
+/* A status descriptor of @len bytes at @gpa, a GET_ID of no room (type 8). */
+static void blk_status_at(int s, unsigned int nregions, uint64_t gpa, uint32_t len,
+			  bool served)
+{
+	blk_request(s, nregions, 8, 0, 0, gpa, len, served ? 0 : -1);
+}
+
+/*
+ * blk reads of the disk's end (vhost_dev --size=1048576: 2048 sectors):
+ * the last sector, and two sectors from it (IOERR); 0 bytes at the end
+ * (OK), and at one sector past it (IOERR).
+ */
+#define BLK_SECTORS	2048
+#define BLK_STATUS	(MEM_GPA + 0x20000)
+
+static void blk_read_last_sector(int s, const struct vh_case *c)
+{
+	(void)c;
+	blk_request(s, 1, 0, BLK_SECTORS - 1, 512, BLK_STATUS, 1, 0);
+}
+
+static void blk_read_past_end(int s, const struct vh_case *c)
+{
+	(void)c;
+	blk_request(s, 1, 0, BLK_SECTORS - 1, 1024, BLK_STATUS, 1, 1);
+}
+
+static void blk_read_nothing_at_end(int s, const struct vh_case *c)
+{
+	(void)c;
+	blk_request(s, 1, 0, BLK_SECTORS, 0, BLK_STATUS, 1, 0);
+}
+
+static void blk_read_nothing_past_end(int s, const struct vh_case *c)
+{
+	(void)c;
+	blk_request(s, 1, 0, BLK_SECTORS + 1, 0, BLK_STATUS, 1, 1);
 }
 
 static void status_at_memory_end(int s, const struct vh_case *c)
@@ -652,6 +700,56 @@ static void status_across_regions(int s, const struct vh_case *c)
 {
 	(void)c;
 	blk_status_at(s, 2, MEM_GPA + MEM_SIZE - 1, 2, true);
+}
+
+/*
+ * GET_CONFIG of @size bytes at @off of blk's config space (256 bytes),
+ * CONFIG negotiated; if @answered, the reply must come, whole.
+ */
+static void get_config_at(int s, uint32_t off, uint32_t size, bool answered)
+{
+	struct vhost_user_msg m;
+	struct vhost_user_fds rfds;
+
+	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, 1ull << VHOST_USER_PROTOCOL_F_CONFIG);
+	vhost_user_msg_init(&m, VHOST_USER_GET_CONFIG);
+	m.hdr.size = offsetof(struct vhost_user_config, data) + size;
+	m.payload.config.offset = off;
+	m.payload.config.size = size;
+	send_msg(s, &m, NULL, 0);
+	if (!answered)
+		return;
+	if (vhost_user_recv(s, &m, &rfds, 5000) != 0) {
+		case_problem = "GET_CONFIG was not answered";
+		return;
+	}
+	vhost_user_fds_close(&rfds);
+	if (m.hdr.request != VHOST_USER_GET_CONFIG || m.payload.config.size != size)
+		case_problem = "GET_CONFIG answered with something else";
+}
+
+static void config_last_bytes(int s, const struct vh_case *c)
+{
+	(void)c;
+	get_config_at(s, VHOST_USER_MAX_CONFIG_SIZE - 8, 8, true);
+}
+
+static void config_one_byte_past(int s, const struct vh_case *c)
+{
+	(void)c;
+	get_config_at(s, VHOST_USER_MAX_CONFIG_SIZE - 7, 8, false);
+}
+
+static void config_nothing_at_end(int s, const struct vh_case *c)
+{
+	(void)c;
+	get_config_at(s, VHOST_USER_MAX_CONFIG_SIZE, 0, true);
+}
+
+static void config_nothing_past_end(int s, const struct vh_case *c)
+{
+	(void)c;
+	get_config_at(s, VHOST_USER_MAX_CONFIG_SIZE + 1, 0, false);
 }
 
 static void eight_regions(int s, const struct vh_case *c)
@@ -818,6 +916,22 @@ static const struct vh_case cases[] = {
 	  .send = status_at_second_region_end, .stays = true },
 	{ "edge: status descriptor across two adjacent regions (served)", .hello = true,
 	  .send = status_across_regions, .stays = true },
+	{ "edge: GET_CONFIG of the config space's last 8 bytes", .hello = true,
+	  .send = config_last_bytes, .stays = true },
+	{ "edge: GET_CONFIG of 8 bytes ending a byte past the config space", .hello = true,
+	  .send = config_one_byte_past, .want = "outside the config space" },
+	{ "edge: GET_CONFIG of 0 bytes at the config space's end", .hello = true,
+	  .send = config_nothing_at_end, .stays = true },
+	{ "edge: GET_CONFIG of 0 bytes a byte past the config space", .hello = true,
+	  .send = config_nothing_past_end, .want = "outside the config space" },
+	{ "edge: blk read of the last sector (OK)", .hello = true,
+	  .send = blk_read_last_sector, .stays = true },
+	{ "edge: blk read of two sectors from the last (IOERR)", .hello = true,
+	  .send = blk_read_past_end, .stays = true },
+	{ "edge: blk read of 0 bytes at the disk's end (OK)", .hello = true,
+	  .send = blk_read_nothing_at_end, .stays = true },
+	{ "edge: blk read of 0 bytes a sector past the end (IOERR)", .hello = true,
+	  .send = blk_read_nothing_past_end, .stays = true },
 
 	/* Rings that turn bad while they run. */
 	{ "memory file shrunk after the table was mapped (SIGBUS)", .hello = true,
