@@ -50,7 +50,7 @@ seconds() {
 match='' checks='' bound=60 check_bound=20 list=''
 while getopts :m:t:s:c:lh opt; do
 	case $opt in
-	h) sed -n '/^# Usage:/,/^# Exit status/{/^# Exit status/q;s/^# \{0,1\}//;p}' "$here/run.sh"
+	h) sed -n '/^# Usage:/,/^$/{/^$/q;s/^# \{0,1\}//;p}' "$here/run.sh"
 	   exit 0 ;;
 	m) match=$OPTARG ;;
 	t) checks=$OPTARG ;;

@@ -35,6 +35,7 @@ static int failures;
 static pid_t dev_pid;
 static uint8_t *mem;			/* the frontend's memory, as its addresses */
 static int fds[VHOST_USER_MAX_FDS];	/* memory files of MEM_SIZE bytes */
+static const char *this_case;		/* the case running, if one is */
 
 /*
  * A TSan build cannot take the SIGBUS case: the fault comes inside TSan's
@@ -93,8 +94,9 @@ static int connect_dev(void)
 			return s;
 		usleep(10000);
 	}
-	printf("FAIL: vhost-user hostile frontend: vhost_dev no longer serves (connect: %s)\n",
-	       strerror(errno));
+	/* The case that brought it down is the one that fails. */
+	printf("FAIL: vhost-user hostile frontend: %s%svhost_dev no longer serves (connect: %s)\n",
+	       this_case ? this_case : "", this_case ? ": " : "", strerror(errno));
 	stop_dev();
 	exit(1);
 }
@@ -953,6 +955,7 @@ static void run_case(const struct vh_case *c)
 		printf("SKIP: vhost-user hostile frontend: %s: %s\n", c->name, c->skip);
 		return;
 	}
+	this_case = c->name;
 	s = connect_dev();
 	if (c->hello)
 		hello(s);
