@@ -12,8 +12,9 @@
 # tree's code showed: neither a pass nor a failure).  A sub-suite with
 # PASS:/FAIL:/SKIP: lines of its own (stats, bench, the vhost-user peers)
 # is one check with its lines as nested KTAP.  The last line counts every
-# check and sub-suite line: "N passed, N failed, N skipped", then
-# ", N todo" if any.  Exit status is non-zero if anything failed.  prove
+# check and sub-suite line: "N passed, N failed, N skipped"; the line
+# before it, "# N todo ...", counts the TODOs if any.  Exit status is
+# non-zero if anything failed.  prove
 # reads the output: tests/run-check.sh | prove -e cat /dev/stdin
 #
 # Usage: tests/run-check.sh [--filter ERE] [--list] [--jobs N] [BUILD_DIR]

@@ -351,6 +351,9 @@ ktap_main() {
 	done
 	show_done
 	echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time"
-	echo "$passed passed, $failed failed, $skipped skipped$([ "$todo" -eq 0 ] || echo ", $todo todo")"
+	# The closing line is the plain "N passed, N failed, N skipped" that CI
+	# and other readers count; known gaps (TODO) are counted just above it.
+	[ "$todo" -eq 0 ] || echo "# $todo todo (known gaps of the code under test: neither passed nor failed)"
+	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
 }
