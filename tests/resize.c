@@ -184,48 +184,38 @@ static int check_after(bool packed, unsigned int num)
 	return 0;
 }
 
+/* Resize to 32 (@resize) or reset (the ring stays 64) with buffers out. */
+static int resize_or_reset(bool packed, bool resize)
+{
+	struct rig_ring r;
+	struct mockdev dev;
+	int err = -ENOSYS;
+
+#ifndef resize_vq
+	if (resize)
+		rig_skip("%s: linux/virtio.h declares no virtqueue_resize", this_case);
+#endif
+#ifndef reset_vq
+	if (!resize)
+		rig_skip("%s: linux/virtio.h declares no virtqueue_reset", this_case);
+#endif
+	in_flight(packed, &dev, &r);
 #ifdef resize_vq
-static int resize(bool packed)
-{
-	struct rig_ring r;
-	struct mockdev dev;
-	int err;
-
-	in_flight(packed, &dev, &r);
-	err = resize_vq(vq, 32);
-	CHECKF(err == 0, "virtqueue_resize(32) returned %d", err);
-	return check_after(packed, 32);
-}
-#else
-static int resize(bool packed __attribute__((unused)))
-{
-	rig_skip("%s: linux/virtio.h declares no virtqueue_resize", this_case);
-}
+	if (resize)
+		err = resize_vq(vq, 32);
 #endif
-
 #ifdef reset_vq
-static int reset(bool packed)
-{
-	struct rig_ring r;
-	struct mockdev dev;
-	int err;
-
-	in_flight(packed, &dev, &r);
-	err = reset_vq(vq);
-	CHECKF(err == 0, "virtqueue_reset returned %d", err);
-	return check_after(packed, 64);
-}
-#else
-static int reset(bool packed __attribute__((unused)))
-{
-	rig_skip("%s: linux/virtio.h declares no virtqueue_reset", this_case);
-}
+	if (!resize)
+		err = reset_vq(vq);
 #endif
+	CHECKF(err == 0, "virtqueue_%s returned %d", resize ? "resize(32)" : "reset", err);
+	return check_after(packed, resize ? 32 : 64);
+}
 
-static int split_resize(void) { return resize(false); }
-static int packed_resize(void) { return resize(true); }
-static int split_reset(void) { return reset(false); }
-static int packed_reset(void) { return reset(true); }
+static int split_resize(void) { return resize_or_reset(false, true); }
+static int packed_resize(void) { return resize_or_reset(true, true); }
+static int split_reset(void) { return resize_or_reset(false, false); }
+static int packed_reset(void) { return resize_or_reset(true, false); }
 
 static const struct {
 	const char *name;

@@ -489,6 +489,25 @@ ksrc_patched_checks() {
 		"--parallel --xfers=$XFERS --packed --indirect --event-idx"
 }
 
+# With a kernel tree's vringh, vringh_test --parallel --fast-vringh runs
+# that vringh: callgrind sees each buffer completed by the kernel's
+# vringh_complete_user and the notifications decided by its
+# vringh_need_notify_user (valgrind schedules threads fairly: the busy host
+# must not starve the guest).
+callgrind_checks() {
+	local name="vringh_test --parallel --fast-vringh under callgrind: the kernel's vringh.c completes and decides notifications"
+	if ! command -v valgrind >/dev/null || ! command -v callgrind_annotate >/dev/null; then
+		skip_check "$name" "valgrind (callgrind_annotate) is not installed"
+		return
+	fi
+	# shellcheck disable=SC2016
+	expect "$name" 0 out='drivers/vhost/vringh\.c:vringh_complete_user \(2,000x\)' \
+		out='drivers/vhost/vringh\.c:vringh_need_notify_user' -- \
+		sh -c 'valgrind -q --tool=callgrind --fair-sched=yes --callgrind-out-file="$1" "$2" --parallel \
+			--fast-vringh --indirect --event-idx --xfers=2000 >/dev/null &&
+			callgrind_annotate "$1"' sh "$LOG/callgrind.out" "$B/vringh_test"
+}
+
 # Our driver ring code (vhost_test) against real vhost-user backends.
 frontend_checks() {
 	suite "vhost-user frontend" tests/peers/frontend.sh "$B" "$PREFIX"
@@ -513,6 +532,7 @@ if [ -n "$KSRC" ]; then
 		if [ "$host" = kernel ] && [ -z "$peers" ]; then
 			peers=1
 			LONG=1 peer_checks
+			LONG=1 callgrind_checks
 		fi
 		if [ "$guest" = kernel ] && [ -z "$frontend" ]; then
 			frontend=1
