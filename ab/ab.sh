@@ -7,11 +7,12 @@
 #   BASE, HEAD  git revisions; the word "worktree" means the files as they
 #               are now, uncommitted changes included (HEAD default: HEAD)
 #   CMD         what to time, run in each build (default:
-#               ./vring_bench 1000000); each word "./X" becomes that
+#               ./vring_bench 100000: short runs, many pairs); each word "./X" becomes that
 #               build's ./X, and the X named so are the make targets built
-#   -n PAIRS    A B pairs to run (ab/compare's default: 20; 1 for
+#   -n PAIRS    A B pairs to run (ab/compare's default: 101; 1 for
 #               instructions)
-#   -m METRIC   auto, own, wall, cpu or instructions (ab/compare --metric)
+#   -m METRIC   cpu (the default), auto, own, wall or instructions
+#               (ab/compare --metric)
 #   -g PCT      the gate: exit 1 when B is slower by more than PCT% with
 #               confidence (ab/compare --max-slowdown; "default" for its
 #               default threshold)
@@ -43,7 +44,7 @@ die() {
 }
 
 compare=
-metric=auto
+metric=cpu
 plot=
 build_only=
 # The comparer's options, quoted for eval; it checks them before any build.
@@ -53,7 +54,7 @@ add_carg() {
 }
 while getopts :n:m:g:jp:c:Bh opt; do
 	case $opt in
-	h) sed -n '5,31s/^# \{0,1\}//p' "$here/ab.sh"; exit 0 ;;
+	h) sed -n '5,32s/^# \{0,1\}//p' "$here/ab.sh"; exit 0 ;;
 	n) add_carg "--pairs=$OPTARG" ;;
 	m) add_carg "--metric=$OPTARG"; metric=$OPTARG ;;
 	g) if [ "$OPTARG" = default ]; then add_carg --max-slowdown
@@ -72,7 +73,7 @@ shift $((OPTIND - 1))
 [ -n "$1" ] || usage "BASE is empty"
 base=$1
 head=${2:-HEAD}
-cmd=${3:-./vring_bench 1000000}
+cmd=${3:-./vring_bench 100000}
 [ -n "$head" ] || head=HEAD
 
 top=$(git -C "$here" rev-parse --show-toplevel) || die "not in a git repository"

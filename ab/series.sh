@@ -3,7 +3,7 @@
 # make series: what each commit of a patch series did to the ring's cost.
 #
 # Usage: ab/series.sh [-k TREE] [-p GUEST/HOST] [-n PAIRS] [-x ADDS]
-#                     [-i PCT] [-C] [-j FILE] [-P PLOT] [-h] BASE [HEAD]
+#                     [-i PCT] [-W] [-j FILE] [-P PLOT] [-h] BASE [HEAD]
 #   BASE, HEAD  git revisions (HEAD default: HEAD): of this repository, or
 #               with -k of the kernel git tree TREE (make series KSRC=TREE
 #               BASE=REV [HEAD=REV]), whose ring code is then measured
@@ -16,8 +16,9 @@
 #   -x ADDS     buffers each timed run adds (default 100000)
 #   -i PCT      a count moved when it differs from the row before by more
 #               than PCT% (default 0.25, as make regress)
-#   -C          the per-call counts only (ab/calls.sh): no whole-run
-#               counts with their cache simulation (ab/count.sh)
+#   -W          the whole-run counts of ab/count.sh too (instructions and
+#               simulated cache misses per vring_bench add and vringh_test
+#               run: about twice the time per commit)
 #   -j FILE     also write the series as JSON to FILE
 #   -P PLOT     draw each metric's ratio to BASE across the series (.png or
 #               .svg; gnuplot): the metrics that ever move, and the timing
@@ -27,8 +28,8 @@
 # others are listed as skipped.  Each is built in SERIES_DIR (default
 # build-series/) with CC and CFLAGS from the environment when set, and
 # counted: each exported ring call on its own (ab/calls.sh: split and
-# packed, direct and indirect, each vringh_test scenario) and, without
-# -C, the whole-run counts of ab/count.sh; then timed (ab/compare, the
+# packed, direct and indirect, each vringh_test scenario) and, with -W,
+# the whole-run counts of ab/count.sh; then timed (ab/compare, the
 # median of the pair ratios with its 95% interval, against BASE).  A commit
 # that does not build is a row that says so, and the series goes on, each
 # later row compared with the last one that built.
@@ -49,8 +50,8 @@ die() {
 	exit 3
 }
 
-ksrc= pairing=kernel/kernel pairs=51 adds=100000 ipct=0.25 whole=1 json= plot=
-while getopts :k:K:p:n:x:i:Cj:P:h opt; do
+ksrc= pairing=kernel/kernel pairs=51 adds=100000 ipct=0.25 whole= json= plot=
+while getopts :k:K:p:n:x:i:Wj:P:h opt; do
 	case $opt in
 	h) sed -n '5,41s/^# \{0,1\}//p' "$here/series.sh"; exit 0 ;;
 	k) [ -n "$OPTARG" ] || usage "-k: an empty tree"; ksrc=$OPTARG ;;
@@ -73,7 +74,7 @@ while getopts :k:K:p:n:x:i:Cj:P:h opt; do
 	i) printf '%s\n' "$OPTARG" | grep -Eq '^[0-9]+(\.[0-9]+)?$' ||
 		usage "-i: '$OPTARG' is not a percentage"
 	   ipct=$OPTARG ;;
-	C) whole= ;;
+	W) whole=1 ;;
 	j) [ -n "$OPTARG" ] || usage "-j: an empty file name"; json=$OPTARG ;;
 	P) case $OPTARG in
 	   *.png | *.svg) plot=$OPTARG ;;

@@ -184,9 +184,13 @@ seq_cmd() {
 	echo "n=\$(cat $1); echo \$((n + 1)) >$1; echo \$(($2 * (1000 + n * 37 % 101)))ns"
 }
 
-# cmp_run ARGS...: run the comparer, output in out and err, status in $rc.
+# cmp_run ARGS...: run the comparer, output in out and err, status in $rc;
+# --metric=auto unless ARGS give a metric (the figures here are printed).
 cmp_run() {
-	"$compare" "$@" >"$tmp/out" 2>"$tmp/err"
+	case " $* " in
+	*" --metric="* | *" -m "*) "$compare" "$@" ;;
+	*) "$compare" --metric=auto "$@" ;;
+	esac >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 }
 verdict_is() {
@@ -230,6 +234,21 @@ else
 	cmp_run -q -n 9 --unpaired "$(seq_cmd "$tmp/a" 100)" "$(seq_cmd "$tmp/b" 102)"
 	verdict_is "no significant difference" && grep -q "ratio of medians, unpaired" "$tmp/out"
 	result "compare --unpaired: the ratio of medians"
+	# The margin: B 0.3% slower in every pair is within the default 0.5%.
+	cmp_run -q -n 9 "$(seq_cmd "$tmp/a" 1000)" "$(seq_cmd "$tmp/b" 1003)"
+	verdict_is "no significant difference (the interval excludes 1, but not by the 0.5% margin)"
+	result "compare: B 0.3% slower: within the default 0.5% margin"
+	cmp_run -q -n 9 --margin=0 "$(seq_cmd "$tmp/a" 1000)" "$(seq_cmd "$tmp/b" 1003)"
+	verdict_is "slower"
+	result "compare --margin=0: B 0.3% slower is slower"
+	cmp_run -q -n 9 --margin=0.2 "$(seq_cmd "$tmp/a" 1003)" "$(seq_cmd "$tmp/b" 1000)"
+	verdict_is "faster"
+	result "compare --margin=0.2: B 0.3% faster is faster"
+	# Without --metric: CPU time, 101 pairs.
+	"$compare" -q -w 0 --json 'echo 1000ns' 'echo 1000ns' >"$tmp/out" 2>"$tmp/err"
+	grep -q '^  "metric": "cpu",$' "$tmp/out" && grep -q '^  "figure": "cpu_time",$' "$tmp/out" &&
+		grep -q '^  "pairs": 101,$' "$tmp/out" && grep -q '^  "margin_pct": 0.5,$' "$tmp/out"
+	result "compare: CPU time and 101 pairs by default"
 	: >"$tmp/order"
 	cmp_run -q -n 3 -w 1 "echo A >>$tmp/order; echo 1ns" "echo B >>$tmp/order; echo 1ns"
 	[ "$rc" -eq 0 ] && [ "$(tr -d '\n' <"$tmp/order")" = ABBAABBA ]
@@ -261,7 +280,7 @@ else
 	result "compare: a zero figure is an error"
 	for a in "--bogus" "-x" "-n 2" "-n 0" "-n x" "-n" "--resamples 5" \
 		 "-r 0" "-w -1" "--metric=cycles" "--max-slowdown=-1" \
-		 "--max-slowdown=x" "--json=1" "--metric=own -n 1"; do
+		 "--max-slowdown=x" "--margin=x" "--margin" "--json=1" "--metric=own -n 1"; do
 		# shellcheck disable=SC2086
 		cmp_run $a 'echo 1ns' 'echo 1ns'
 		usage_error

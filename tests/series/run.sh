@@ -9,7 +9,7 @@
 #   2 extra work in virtqueue_add_split()   the split add calls up, no other
 #   3 a syntax error                        a row that does not build
 #   4 both reverted, in one commit          every count as BASE's again
-# Counts only (-C -n 0: no cache simulation, no timed pairs).  Checks that
+# Counts only (-n 0: no timed pairs; regress -C: no cache simulation).  Checks that
 # make regress on commit 2 exits 1 with the split add rows REGRESSION and
 # no other call's, that two builds' --version lines differ, and that the
 # tree is byte for byte as before, .git included (git status, git worktree
@@ -84,7 +84,7 @@ state() {
 state >"$tmp/before"
 
 # The series.
-SERIES_DIR=$tmp/series "$top/ab/series.sh" -C -n 0 -k "$t" -j "$tmp/s.json" \
+SERIES_DIR=$tmp/series "$top/ab/series.sh" -n 0 -k "$t" -j "$tmp/s.json" \
 	HEAD~5 HEAD >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" >>"$tmp/err"
