@@ -13,7 +13,9 @@
 # Usage: tests/peers/run.sh [--full] BUILD_DIR
 #   --full    every ring option combination (make check runs a subset)
 # Environment: PEER_FRAMES (DPDK frames per run, default 1000000),
-#   GUEST_DIR (guest build cache, default build-guest in the source tree),
+#   GUEST_DIR (guest build cache, default build-guest in the source tree,
+#   build-guest-user with GUEST_KERNEL), GUEST_KERNEL (the user's kernel,
+#   a linux-image .deb or a kernel image: tests/peers/guest-build.sh),
 #   PEER_PREFIX (put before every check's name).
 set -u
 cd "$(dirname "$0")/../.."
@@ -21,7 +23,8 @@ FULL=0
 [ "${1:-}" = --full ] && { FULL=1; shift; }
 B=${1:-.}
 FRAMES=${PEER_FRAMES:-1000000}
-GUEST_DIR=${GUEST_DIR:-build-guest}
+# A user's kernel (GUEST_KERNEL, guest-build.sh) builds a guest of its own.
+GUEST_DIR=${GUEST_DIR:-build-guest${GUEST_KERNEL:+-user}}
 DISK_BYTES=$((64 << 20))
 WRITE_OFF=$((8 << 20)) WRITE_LEN=$((4 << 20)) SEED=7 WSEED=99
 
@@ -50,7 +53,12 @@ guest_blk() {
 	[[ $opts == *indirect_desc=off* ]] && want_ind=0
 	[[ $opts == *event_idx=off* ]] && want_evt=0
 	if ! guest_ready; then
-		skip "$name" "$GUEST_WHY"
+		# A kernel the user gave that cannot boot is a failure.
+		if [ -n "${GUEST_KERNEL:-}" ]; then
+			fail "$name" "GUEST_KERNEL=$GUEST_KERNEL: $GUEST_WHY"
+		else
+			skip "$name" "$GUEST_WHY"
+		fi
 		return
 	fi
 	if [ $want_packed = 1 ] && ! has_bit "$OFFERED" 34; then
