@@ -25,6 +25,7 @@ PROGS += tests/allocfail
 PROGS += tests/mockdev
 PROGS += tests/dma
 PROGS += tests/resize
+PROGS += tests/kmem_misuse
 PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost-user/wire.o
 PROGS += tests/vhost_hostile
@@ -45,7 +46,7 @@ vhost_test-objs := vhost-user/vhost_test_requests.o vhost-user/vhost_test_tortur
 # side (guest) and the device side (host) of the ring, and the linux/
 # shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk).
 HARNESS_OBJS := $(addprefix harness/,harness.o cli.o queue.o host.o mockdev.o)
-RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o
+RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o
 
 # Stand-alone tools: NAME.c with libc and libm only.
 TOOLS += stats

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel allocator on top of malloc, with the rig's two test hooks:
+ * The kernel allocator: a slab-like fast path (per-size caches, per-thread
+ * free lists; linux/slab.c says how, and how checking tools still see every
+ * object), with the rig's test hooks:
  *
  * Fake allocations: while __kmalloc_fake is set, kmalloc() returns it
  * whatever the size (so a test can place an indirect table in memory the
@@ -13,7 +15,7 @@
  * so a test can prove an error path freed what it took.
  *
  * Allocation arenas: while __kmalloc_arena is set (per thread), every
- * allocation comes from its alloc() instead of malloc(), and kfree() or
+ * allocation comes from its alloc() instead of the caches, and kfree() or
  * krealloc() of a pointer inside [start, end) goes back to it.  A program
  * whose device is another process (vhost-user) points it at the memory it
  * shares with the device, so the rings and indirect tables the ring code

@@ -370,6 +370,29 @@ case_checks() {
 	done
 }
 
+# tests/kmem_misuse: the kmalloc shim's own caches hide no misuse from a
+# checking tool (linux/slab.c gives them plain malloc).  Each case, with
+# what valgrind's and ASan's reports of it must say.
+MISUSE_CASES=(indirect-use-after-free indirect-leak double-free)
+MISUSE_VALGRIND=('Invalid read of size' 'definitely lost' 'Invalid free')
+MISUSE_ASAN=('AddressSanitizer: heap-use-after-free' 'LeakSanitizer: detected memory leaks'
+	     'AddressSanitizer: attempting double-free')
+# $1: valgrind or asan.
+misuse_checks() {
+	local i c
+	for i in "${!MISUSE_CASES[@]}"; do
+		c=${MISUSE_CASES[i]}
+		if [ "$1" = valgrind ]; then
+			expect "valgrind reports kmem_misuse $c" 99 err="${MISUSE_VALGRIND[i]}" -- \
+				"${VALGRIND[@]}" "$B/tests/kmem_misuse" "$c"
+		else
+			expect "asan reports kmem_misuse $c" 86 err="${MISUSE_ASAN[i]}" -- \
+				env ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0 \
+				"$B/tests/kmem_misuse" "$c"
+		fi
+	done
+}
+
 # valgrind on the single-threaded scenarios and cases: every combination
 # in a valgrind build (make check-valgrind), a few in a plain one.
 valgrind_checks() {
@@ -389,6 +412,7 @@ valgrind_checks() {
 	for o in "${split[@]}"; do
 		expect "valgrind vringh_test${o:+ $o}" 0 -- "${VALGRIND[@]}" "$B/vringh_test" $o
 	done
+	misuse_checks valgrind
 	for o in "${in_order[@]}"; do
 		expect "valgrind vringh_test --in-order${o:+ $o}" 0 -- \
 			"${VALGRIND[@]}" "$B/vringh_test" --in-order $o
@@ -548,6 +572,15 @@ else
 	else
 		ring_checks
 		usage_checks
+		case $MODE in
+		asan) misuse_checks asan ;;
+		tsan) skip_check "kmem_misuse" "not in a tsan build (make check-asan, check-valgrind)" ;;
+		*)
+			# sh -c: the abort is the inner shell's to report.
+			expect "kmem_misuse double-free: the kmalloc shim stops it (abort)" 134 \
+				err='^kfree: double free of ' -- \
+				sh -c '"$1" double-free' sh "$B/tests/kmem_misuse" ;;
+		esac
 		readme_checks
 		suite stats tests/stats/run.sh "$B/stats"
 		suite runner tests/runner/stop.sh

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmalloc() and kfree(): a slab-like allocator, so that what the rig
+ * measures is the ring code and not glibc's malloc.  With up to a ring's
+ * worth of indirect tables in flight, glibc's per-thread cache (7 chunks a
+ * size) overflows and every table goes through its slow path, several
+ * hundred instructions a buffer; the kernel's SLUB fast path costs a few
+ * tens.  This fast path is about as cheap: per-size caches of objects, each
+ * thread with its own free list per size, taken and given back with no lock
+ * and no atomic read-modify-write.
+ *
+ * Layout.  Every object has a 16-byte header in front of it (so objects
+ * stay 16-byte aligned) saying which size class it is and whether it is
+ * live.  Sizes up to KMEM_MAX_SIZE come from classes of 16, 32, ... 8192
+ * bytes, carved from chunks that are never given back (as a slab cache
+ * keeps its slabs); larger ones are malloc()ed, header included.  A thread
+ * frees to its own list; past KMEM_LOCAL objects of a class it hands half
+ * to the shared depot, from which a thread whose list runs dry refills
+ * before it carves a new chunk.  An exiting thread hands everything back.
+ *
+ * Misuse stays visible.  Under AddressSanitizer or ThreadSanitizer, and
+ * under a valgrind tool that replaces malloc (memcheck, helgrind, drd,
+ * massif, dhat: it preloads vgpreload_TOOL), every allocation is a plain
+ * malloc() of the size asked, with no header, so the tool sees every
+ * object: a use after free, a double free or a leak of an indirect table is
+ * reported as it always was (tests/kmem_misuse proves it).  Elsewhere a
+ * kfree() of a pointer kmalloc() did not return, or of one already freed,
+ * stops the program with a message (the header says so), where glibc's
+ * free() might not notice.
+ *
+ * The test hooks of linux/slab.h (fake allocations, failure injection, the
+ * live count, arenas) work as before.  Calls are counted per thread with
+ * plain stores; while failure injection is armed every allocation takes
+ * the slow path and counts in one shared counter, so "the n-th allocation
+ * from now" is exact across threads.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/slab.h>
+
+__thread void *__kmalloc_fake;
+__thread void *__kfree_ignore_start, *__kfree_ignore_end;
+__thread struct kmalloc_arena *__kmalloc_arena;
+
+#define KMEM_HDR	16
+#define KMEM_MIN_SHIFT	4			/* the smallest class: 16 bytes */
+#define KMEM_CLASSES	10			/* 16 .. 8192 bytes */
+#define KMEM_MAX_SIZE	(1UL << (KMEM_MIN_SHIFT + KMEM_CLASSES - 1))
+#define KMEM_LARGE	KMEM_CLASSES		/* malloc()ed, header included */
+#define KMEM_LOCAL	512			/* objects a thread keeps a class */
+#define KMEM_CHUNK	(64 * 1024)		/* carved at once, at least */
+
+#define KMEM_LIVE	0x6b6d4c56u		/* "kmLV" */
+#define KMEM_FREED	0x6b6d4644u		/* "kmFD" */
+
+struct kmem_hdr {
+	unsigned int magic;
+	unsigned int cls;
+	size_t size;				/* KMEM_LARGE only: as asked */
+};
+
+/* A free object's first word links it to the next one. */
+struct kmem_free {
+	struct kmem_free *next;
+};
+
+/* A thread's caches and counters; the counters are read by any thread. */
+struct kmem_cpu {
+	struct kmem_free *free[KMEM_CLASSES];
+	unsigned int nfree[KMEM_CLASSES];
+	unsigned int local_max;		/* 0 until registered: kfree's slow path */
+	unsigned long allocs;		/* calls counted here (disarmed) */
+	long live;			/* allocations minus frees, this thread */
+	struct kmem_cpu *next;		/* in kmem_threads */
+	bool registered;
+};
+
+static __thread struct kmem_cpu kmem_cpu;
+
+/*
+ * Nonzero: every call takes the slow path (not decided yet, failure
+ * injection armed, or plain malloc() for a checking tool).
+ */
+static int kmem_slow = 1;
+static bool kmem_decided, kmem_plain;
+
+static pthread_mutex_t kmem_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t kmem_key;
+static struct kmem_cpu *kmem_threads;		/* registered, under kmem_lock */
+static unsigned long kmem_exited_allocs;	/* of threads gone */
+static long kmem_exited_live;
+static unsigned long kmem_calls_base;		/* sum at kmalloc_fail_nth() */
+static unsigned long kmem_armed_calls;		/* counted while armed */
+static unsigned long kmem_fail_at;		/* 0: never */
+
+/* The shared depot, one list per class, and every chunk ever carved. */
+static struct kmem_free *kmem_depot[KMEM_CLASSES];
+static unsigned int kmem_depot_n[KMEM_CLASSES];
+static void **kmem_chunks;
+
+static inline struct kmem_hdr *kmem_hdr(const void *p)
+{
+	return (struct kmem_hdr *)((char *)p - KMEM_HDR);
+}
+
+static inline size_t kmem_class_size(unsigned int cls)
+{
+	return 1UL << (cls + KMEM_MIN_SHIFT);
+}
+
+/* The smallest class of at least size bytes (size <= KMEM_MAX_SIZE). */
+static inline unsigned int kmem_class(size_t size)
+{
+	if (size <= (1UL << KMEM_MIN_SHIFT))
+		return 0;
+	return 64 - __builtin_clzl(size - 1) - KMEM_MIN_SHIFT;
+}
+
+static void __attribute__((__noreturn__)) kmem_bug(const char *what, const void *p)
+{
+	fprintf(stderr, "kfree: %s %p\n", what, p);
+	abort();
+}
+
+/* Does a valgrind tool that replaces malloc() run this program? */
+static bool kmem_under_checking_valgrind(void)
+{
+	const char *s = getenv("LD_PRELOAD");
+
+	while (s && (s = strstr(s, "/vgpreload_"))) {
+		s += strlen("/vgpreload_");
+		if (strncmp(s, "core-", 5))
+			return true;
+	}
+	return false;
+}
+
+static bool kmem_sanitized(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+	return true;
+#endif
+#endif
+	return false;
+}
+
+/* Under kmem_lock: is every call to take the slow path? */
+static void kmem_update_slow(void)
+{
+	__atomic_store_n(&kmem_slow, kmem_plain || kmem_fail_at, __ATOMIC_RELAXED);
+}
+
+static void kmem_thread_exit(void *arg);
+
+static void kmem_decide(void)
+{
+	pthread_mutex_lock(&kmem_lock);
+	if (!kmem_decided) {
+		kmem_plain = kmem_sanitized() || kmem_under_checking_valgrind();
+		if (pthread_key_create(&kmem_key, kmem_thread_exit)) {
+			fprintf(stderr, "kmalloc: pthread_key_create failed\n");
+			abort();
+		}
+		kmem_update_slow();
+		__atomic_store_n(&kmem_decided, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&kmem_lock);
+}
+
+/* This thread's counters are summed from now on, and folded at its exit. */
+static void kmem_register(struct kmem_cpu *c)
+{
+	if (likely(c->registered))
+		return;
+	if (!__atomic_load_n(&kmem_decided, __ATOMIC_ACQUIRE))
+		kmem_decide();
+	pthread_mutex_lock(&kmem_lock);
+	c->next = kmem_threads;
+	kmem_threads = c;
+	c->registered = true;
+	c->local_max = KMEM_LOCAL;
+	pthread_mutex_unlock(&kmem_lock);
+	pthread_setspecific(kmem_key, c);
+}
+
+/* Under kmem_lock: give n objects of class cls from c's list to the depot. */
+static void kmem_give(struct kmem_cpu *c, unsigned int cls, unsigned int n)
+{
+	struct kmem_free *first = c->free[cls], *last = first;
+	unsigned int i;
+
+	if (!n)
+		return;
+	for (i = 1; i < n; i++)
+		last = last->next;
+	c->free[cls] = last->next;
+	c->nfree[cls] -= n;
+	last->next = kmem_depot[cls];
+	kmem_depot[cls] = first;
+	kmem_depot_n[cls] += n;
+}
+
+static void kmem_thread_exit(void *arg)
+{
+	struct kmem_cpu *c = arg, **pp;
+	unsigned int cls;
+
+	pthread_mutex_lock(&kmem_lock);
+	for (cls = 0; cls < KMEM_CLASSES; cls++)
+		kmem_give(c, cls, c->nfree[cls]);
+	for (pp = &kmem_threads; *pp; pp = &(*pp)->next) {
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	}
+	kmem_exited_allocs += __atomic_load_n(&c->allocs, __ATOMIC_RELAXED);
+	kmem_exited_live += __atomic_load_n(&c->live, __ATOMIC_RELAXED);
+	c->allocs = 0;
+	c->live = 0;
+	c->registered = false;
+	c->local_max = 0;
+	pthread_mutex_unlock(&kmem_lock);
+}
+
+/* Under kmem_lock: carve a chunk of class cls objects onto c's list. */
+static bool kmem_carve(struct kmem_cpu *c, unsigned int cls)
+{
+	size_t step = KMEM_HDR + kmem_class_size(cls);
+	size_t n = KMEM_CHUNK / step < 16 ? 16 : KMEM_CHUNK / step;
+	void **chunk = malloc(16 + n * step);
+	char *p;
+	size_t i;
+
+	if (!chunk)
+		return false;
+	/* Chunks stay reachable: a leak checker sees no leak in them. */
+	chunk[0] = kmem_chunks;
+	kmem_chunks = chunk;
+	/* malloc() aligns to 16, and so do the link word and each header. */
+	p = (char *)chunk + 16;
+	for (i = 0; i < n; i++, p += step) {
+		struct kmem_hdr *h = (struct kmem_hdr *)p;
+		struct kmem_free *f = (struct kmem_free *)(p + KMEM_HDR);
+
+		h->magic = KMEM_FREED;
+		h->cls = cls;
+		h->size = 0;
+		f->next = c->free[cls];
+		c->free[cls] = f;
+	}
+	c->nfree[cls] += n;
+	return true;
+}
+
+/* c's list of class cls is empty: refill it from the depot or a chunk. */
+static bool kmem_refill(struct kmem_cpu *c, unsigned int cls)
+{
+	bool ok = true;
+
+	pthread_mutex_lock(&kmem_lock);
+	if (kmem_depot[cls]) {
+		unsigned int n = kmem_depot_n[cls] < KMEM_LOCAL / 2 ?
+				 kmem_depot_n[cls] : KMEM_LOCAL / 2;
+		struct kmem_free *first = kmem_depot[cls], *last = first;
+		unsigned int i;
+
+		for (i = 1; i < n; i++)
+			last = last->next;
+		kmem_depot[cls] = last->next;
+		kmem_depot_n[cls] -= n;
+		last->next = c->free[cls];
+		c->free[cls] = first;
+		c->nfree[cls] += n;
+	} else {
+		ok = kmem_carve(c, cls);
+	}
+	pthread_mutex_unlock(&kmem_lock);
+	return ok;
+}
+
+/* Count one call; true if failure injection says it must fail. */
+static bool kmem_count_call(struct kmem_cpu *c)
+{
+	unsigned long at = __atomic_load_n(&kmem_fail_at, __ATOMIC_RELAXED);
+
+	if (at)
+		return __atomic_add_fetch(&kmem_armed_calls, 1, __ATOMIC_RELAXED) == at;
+	__atomic_store_n(&c->allocs, c->allocs + 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+static inline void kmem_live_add(struct kmem_cpu *c, long d)
+{
+	__atomic_store_n(&c->live, c->live + d, __ATOMIC_RELAXED);
+}
+
+/* A new object of class cls (its list holds one) or a large one. */
+static void *kmem_get(struct kmem_cpu *c, size_t size)
+{
+	struct kmem_hdr *h;
+	struct kmem_free *f;
+	unsigned int cls;
+
+	if (kmem_plain)
+		return malloc(size ? size : 1);
+	if (size > KMEM_MAX_SIZE) {
+		if (size > SIZE_MAX - KMEM_HDR)
+			return NULL;
+		h = malloc(KMEM_HDR + size);
+		if (!h)
+			return NULL;
+		h->magic = KMEM_LIVE;
+		h->cls = KMEM_LARGE;
+		h->size = size;
+		return (char *)h + KMEM_HDR;
+	}
+	cls = kmem_class(size);
+	if (!c->free[cls] && !kmem_refill(c, cls))
+		return NULL;
+	f = c->free[cls];
+	c->free[cls] = f->next;
+	c->nfree[cls]--;
+	kmem_hdr(f)->magic = KMEM_LIVE;
+	return f;
+}
+
+static noinline void *kmem_alloc_slow(size_t size, gfp_t gfp)
+{
+	struct kmem_cpu *c = &kmem_cpu;
+	void *p;
+
+	kmem_register(c);
+	if (kmem_count_call(c))
+		return NULL;
+	if (__kmalloc_fake) {
+		p = __kmalloc_fake;
+	} else if (__kmalloc_arena) {
+		p = __kmalloc_arena->alloc(__kmalloc_arena, size ? size : 1);
+		if (!p)
+			return NULL;
+	} else {
+		p = kmem_get(c, size);
+		if (!p)
+			return NULL;
+		kmem_live_add(c, 1);
+	}
+	if (gfp & __GFP_ZERO)
+		memset(p, 0, size);
+	return p;
+}
+
+void *__kmalloc(size_t size, gfp_t gfp)
+{
+	struct kmem_cpu *c = &kmem_cpu;
+	struct kmem_free *f;
+	unsigned int cls;
+
+	if (unlikely(__atomic_load_n(&kmem_slow, __ATOMIC_RELAXED) ||
+		     __kmalloc_fake || __kmalloc_arena || size > KMEM_MAX_SIZE))
+		return kmem_alloc_slow(size, gfp);
+	cls = kmem_class(size);
+	f = c->free[cls];
+	if (unlikely(!f))
+		return kmem_alloc_slow(size, gfp);
+	c->free[cls] = f->next;
+	c->nfree[cls]--;
+	kmem_hdr(f)->magic = KMEM_LIVE;
+	/*
+	 * Plain increments: only this thread writes them, and a tool that
+	 * would see the other threads' reads as racing takes the slow path.
+	 */
+	c->allocs++;
+	c->live++;
+	if (gfp & __GFP_ZERO)
+		memset(f, 0, size);
+	return f;
+}
+
+static bool in_arena(const void *p)
+{
+	const struct kmalloc_arena *a = __kmalloc_arena;
+
+	return a && p >= a->start && p < a->end;
+}
+
+/* p's header, checked: it must be a live object of ours. */
+static struct kmem_hdr *kmem_live_hdr(const void *p)
+{
+	struct kmem_hdr *h = kmem_hdr(p);
+
+	if (h->magic == KMEM_FREED)
+		kmem_bug("double free of", p);
+	if (h->magic != KMEM_LIVE || h->cls > KMEM_LARGE)
+		kmem_bug("not a kmalloc() pointer:", p);
+	return h;
+}
+
+/* Give back an object of ours (c's free-list limit reached, or large). */
+static void kmem_put(struct kmem_cpu *c, void *p)
+{
+	struct kmem_hdr *h;
+	struct kmem_free *f = p;
+
+	if (kmem_plain) {
+		free(p);
+		return;
+	}
+	h = kmem_live_hdr(p);
+	if (h->cls == KMEM_LARGE) {
+		h->magic = KMEM_FREED;
+		free(h);
+		return;
+	}
+	h->magic = KMEM_FREED;
+	f->next = c->free[h->cls];
+	c->free[h->cls] = f;
+	if (++c->nfree[h->cls] > KMEM_LOCAL) {
+		pthread_mutex_lock(&kmem_lock);
+		kmem_give(c, h->cls, KMEM_LOCAL / 2);
+		pthread_mutex_unlock(&kmem_lock);
+	}
+}
+
+static noinline void kmem_free_slow(const void *p)
+{
+	struct kmem_cpu *c = &kmem_cpu;
+
+	if (p >= __kfree_ignore_start && p < __kfree_ignore_end)
+		return;
+	if (p == __kmalloc_fake)
+		return;
+	if (in_arena(p)) {
+		__kmalloc_arena->free(__kmalloc_arena, (void *)p);
+		return;
+	}
+	kmem_register(c);
+	kmem_put(c, (void *)p);
+	kmem_live_add(c, -1);
+}
+
+void kfree(const void *p)
+{
+	struct kmem_cpu *c = &kmem_cpu;
+	struct kmem_hdr *h;
+	struct kmem_free *f = (struct kmem_free *)p;
+	unsigned int cls;
+
+	if (unlikely(!p))
+		return;
+	if (unlikely(__atomic_load_n(&kmem_slow, __ATOMIC_RELAXED) ||
+		     __kfree_ignore_start || __kmalloc_fake || __kmalloc_arena)) {
+		kmem_free_slow(p);
+		return;
+	}
+	h = kmem_hdr(p);
+	cls = h->cls;
+	if (unlikely(h->magic != KMEM_LIVE || cls >= KMEM_CLASSES ||
+		     c->nfree[cls] >= c->local_max)) {
+		kmem_free_slow(p);
+		return;
+	}
+	h->magic = KMEM_FREED;
+	f->next = c->free[cls];
+	c->free[cls] = f;
+	c->nfree[cls]++;
+	c->live--;
+}
+
+void *__krealloc(const void *old, size_t size, gfp_t gfp)
+{
+	struct kmem_cpu *c = &kmem_cpu;
+	struct kmem_hdr *h;
+	size_t have;
+	void *p;
+
+	if (!old)
+		return __kmalloc(size, gfp);
+	kmem_register(c);
+	if (kmem_count_call(c))
+		return NULL;
+	if (in_arena(old))
+		return __kmalloc_arena->realloc(__kmalloc_arena, (void *)old,
+						size ? size : 1);
+	if (kmem_plain)
+		return realloc((void *)old, size ? size : 1);
+	h = kmem_live_hdr(old);
+	have = h->cls == KMEM_LARGE ? h->size : kmem_class_size(h->cls);
+	if (h->cls != KMEM_LARGE && size <= have)
+		return (void *)old;
+	p = kmem_get(c, size);
+	if (!p)
+		return NULL;
+	memcpy(p, old, have < size ? have : size);
+	kmem_put(c, (void *)old);
+	return p;
+}
+
+void kmalloc_fail_nth(unsigned long n)
+{
+	struct kmem_cpu *c = &kmem_cpu;
+	unsigned long sum;
+
+	kmem_register(c);
+	pthread_mutex_lock(&kmem_lock);
+	sum = kmem_exited_allocs;
+	for (c = kmem_threads; c; c = c->next)
+		sum += __atomic_load_n(&c->allocs, __ATOMIC_RELAXED);
+	kmem_calls_base = sum;
+	__atomic_store_n(&kmem_armed_calls, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&kmem_fail_at, n, __ATOMIC_RELAXED);
+	kmem_update_slow();
+	pthread_mutex_unlock(&kmem_lock);
+}
+
+unsigned long kmalloc_count(void)
+{
+	struct kmem_cpu *c;
+	unsigned long sum;
+
+	pthread_mutex_lock(&kmem_lock);
+	sum = kmem_exited_allocs;
+	for (c = kmem_threads; c; c = c->next)
+		sum += __atomic_load_n(&c->allocs, __ATOMIC_RELAXED);
+	sum -= kmem_calls_base;
+	pthread_mutex_unlock(&kmem_lock);
+	return sum + __atomic_load_n(&kmem_armed_calls, __ATOMIC_RELAXED);
+}
+
+long kmalloc_outstanding(void)
+{
+	struct kmem_cpu *c;
+	long sum;
+
+	pthread_mutex_lock(&kmem_lock);
+	sum = kmem_exited_live;
+	for (c = kmem_threads; c; c = c->next)
+		sum += __atomic_load_n(&c->live, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&kmem_lock);
+	return sum;
+}
