@@ -182,9 +182,18 @@ series: ab/compare
 		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
 		$(if $(JSON),-j $(call shell-quote,$(JSON))) \
 		$(if $(PLOT),-P $(call shell-quote,$(PLOT))) '$(BASE)' '$(HEAD)'
+
+# make count MATRIX=DIR: instead, ring-code instructions per add and per
+# get_buf in every cell of the matrix, DIR's (e.g. build-kernel, a KSRC=
+# build) beside this build's, with the ratio (ab/count.sh --matrix);
+# MATRIX=. this build's alone.
 count: vring_bench vringh_test
+ifdef MATRIX
+	$(Q)$(srctree)/ab/count.sh --matrix $(call shell-quote,$(MATRIX)) $(if $(filter .,$(MATRIX)),,.)
+else
 	$(Q)$(srctree)/ab/count.sh .
 	$(Q)$(srctree)/ab/calls.sh .
+endif
 
 # make gate-check [REV=<rev>] [RUNS=10] [STEPS=180] [METRIC=cpu|own|wall]:
 # does make regress's timed gate catch a planted slowdown here, and pass

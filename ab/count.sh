@@ -20,6 +20,29 @@
 #       st_teardown), which it toggles off.
 # Prints one line per figure, "NAME: VALUE" (two decimals), e.g.
 #   vring_bench split instructions/add: 1196.16
+# and, per vring_bench add, where those instructions went (ab/cg-split.awk:
+# each function's own instructions, by the file it is in), e.g.
+#   vring_bench split instructions/add in ring code: 761.57
+#   vring_bench split instructions/add in ring code, inlined shim helpers: 191.10
+#   vring_bench split instructions/add in shims: 62.20
+#   vring_bench split instructions/add in mock device: 48.34
+#   vring_bench split instructions/add in harness: 56.77
+#   vring_bench split instructions/add in libc: 0.00
+# ("inlined shim helpers" are part of "ring code": sg_next() and the like,
+# compiled into the ring code's functions as a kernel's would be).
+#
+# Usage: ab/count.sh --matrix BUILD_DIR [BUILD_DIR_B]   (make count MATRIX=)
+# The matrix instead: ring-code instructions per add and per get_buf in
+# every cell of split and packed rings, 1, 2 and 16 entries a buffer,
+# indirect on and off, out and in buffers (vring_bench --sg N
+# [--no-indirect] [--in] [--packed]), counted with callgrind collecting
+# only inside virtqueue_add_outbuf/virtqueue_add_inbuf (add) or inside
+# virtqueue_get_buf (get_buf), MLO and MHI adds, the difference over
+# MHI - MLO.  With BUILD_DIR_B, B's figures and B/A beside A's: e.g. A a
+# KSRC build (build-kernel) and B ours, the same shims and harness on both
+# sides, B/A ours over the kernel's.  "add" includes the kmalloc of an
+# indirect table, "get_buf" its kfree and the calls that find nothing (one
+# a ring-full); the ring-code figure leaves those shims out.
 # A scenario the ring code under test lacks (exit 77) prints "NAME: n/a".
 # Instruction counts move only when the code run moves.  Miss counts also
 # move with memory layout: the same binary with 500 more bytes of
@@ -29,6 +52,15 @@
 # Exit status: 0, or 1 if valgrind is missing or a run failed.
 
 set -u
+MATRIX=
+if [ "${1:-}" = --matrix ]; then
+	MATRIX=1
+	shift
+	[ $# -ge 1 ] && [ $# -le 2 ] || {
+		echo "usage: ab/count.sh [BUILD_DIR] | ab/count.sh --matrix BUILD_DIR [BUILD_DIR_B]" >&2
+		exit 2
+	}
+fi
 B=${1:-.}
 # The simulated caches, fixed so that the counts do not depend on the
 # machine (valgrind would otherwise copy the host's): 32 KiB 8-way L1s and
@@ -39,6 +71,10 @@ CACHES="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
 NOPRINT="--toggle-collect=printf --toggle-collect=__printf_chk"
 LO=10000
 HI=60000
+# The matrix's runs: whole laps of a 128-entry ring.
+MLO=1024
+MHI=9216
+SPLIT_AWK=$(dirname "$0")/cg-split.awk
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-count.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
@@ -49,13 +85,17 @@ die() {
 }
 VALGRIND=$(command -v valgrind) ||
 	die "valgrind is not installed (Debian: apt-get install valgrind)"
-for p in vring_bench vringh_test; do
-	[ -x "$B/$p" ] || die "$B/$p is not built (make $p)"
+[ -n "$MATRIX" ] || set -- "$B"
+for d in "$@"; do
+	for p in vring_bench vringh_test; do
+		[ -x "$d/$p" ] || die "$d/$p is not built (make $p)"
+	done
 done
 
 # grind OUT [CALLGRIND_OPTION...] -- PROGRAM ARGS...: run it under
 # callgrind; OUT gets "Ir D1 LL" (D1 and LL misses, reads and writes, data
-# and instructions), or "skip" on exit 77.
+# and instructions), or "skip" on exit 77, and OUT.split where the
+# instructions went (ab/cg-split.awk).
 grind() {
 	out=$1
 	shift
@@ -68,7 +108,7 @@ grind() {
 	# In BUILD_DIR, as ./PROGRAM: the same stack layout from any folder.
 	# shellcheck disable=SC2086 # options are words
 	(cd "$B" && exec env -i "$VALGRIND" --tool=callgrind --cache-sim=yes $CACHES \
-		--callgrind-out-file=/dev/null $opts "$@") \
+		--callgrind-out-file="$tmp/cg.out" $opts "$@") \
 		>"$tmp/log" 2>&1
 	rc=$?
 	if [ $rc -eq 77 ]; then
@@ -79,11 +119,87 @@ grind() {
 		sed 's/^/  | /' "$tmp/log" >&2
 		die "$* failed under valgrind (exit $rc)"
 	fi
-	# "Collected : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw"
+	# "Collected : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw" (trailing zeros
+	# may be left out)
 	sed -n 's/^==[0-9]*== Collected : //p' "$tmp/log" | tail -n 1 |
-		awk 'NF == 9 { print $1, $4 + $5 + $6, $7 + $8 + $9 }' >"$out"
+		awk 'NF >= 1 { print $1, $4 + $5 + $6, $7 + $8 + $9 }' >"$out"
 	[ -s "$out" ] || die "no callgrind summary from $*"
+	awk -f "$SPLIT_AWK" "$tmp/cg.out" >"$out.split" ||
+		die "cannot read callgrind's profile of $*"
+	rm -f "$tmp/cg.out"
 }
+
+# part FILE PART: the instruction count of PART in FILE.split.
+part() {
+	awk -v p="$2" '$1 == p { print $2 }' "$1.split"
+}
+
+# split_rows NAME UNIT HI LO DIVISOR: where HI's instructions minus LO's
+# went, over DIVISOR.
+split_rows() {
+	grep -q skip "$3" && return
+	for p in "ring:ring code" "inlined:ring code, inlined shim helpers" \
+		"shims:shims" "mockdev:mock device" "harness:harness" "libc:libc"; do
+		echo "$(part "$3" "${p%%:*}") $(part "$4" "${p%%:*}")" |
+			awk -v name="$1" -v unit="$2" -v what="${p#*:}" -v div="$5" \
+				'{ printf "%s instructions/%s in %s: %.2f\n", name, unit, what, ($1 - $2) / div }'
+	done
+}
+
+# matrix_cell DIR FUNCTION ARGS...: ring-code and total instructions a call
+# of vring_bench ARGS spends inside FUNCTION (and what it calls), "RING
+# TOTAL", or "n/a".
+matrix_cell() {
+	dir=$1 fn=$2
+	shift 2
+	B=$dir grind "$tmp/mlo" --toggle-collect="$fn" -- ./vring_bench "$@" $MLO
+	B=$dir grind "$tmp/mhi" --toggle-collect="$fn" -- ./vring_bench "$@" $MHI
+	if grep -q skip "$tmp/mlo" "$tmp/mhi"; then
+		echo n/a
+		return
+	fi
+	echo "$(part "$tmp/mhi" ring) $(part "$tmp/mlo" ring)" \
+		"$(part "$tmp/mhi" total) $(part "$tmp/mlo" total)" |
+		awk -v div=$((MHI - MLO)) '{ printf "%.2f %.2f\n", ($1 - $2) / div, ($3 - $4) / div }'
+}
+
+if [ -n "$MATRIX" ]; then
+	A=$1 BB=${2:-}
+	echo "Ring-code instructions per call (callgrind; all instructions in brackets):"
+	if [ -n "$BB" ]; then
+		printf '%-34s %9s %18s %18s %6s\n' cell op "A: $A" "B: $BB" B/A
+	else
+		printf '%-34s %9s %18s\n' cell op "$A"
+	fi
+	for layout in split packed; do
+		for sg in 1 2 16; do
+			for ind in on off; do
+				for dir in out in; do
+					set -- --sg $sg
+					[ $layout = packed ] && set -- "$@" --packed
+					[ $ind = off ] && set -- "$@" --no-indirect
+					[ $dir = in ] && set -- "$@" --in
+					cell="$layout sg=$sg indirect=$ind $dir"
+					for op in add get_buf; do
+						fn=virtqueue_get_buf
+						[ $op = add ] && fn=virtqueue_add_${dir}buf
+						a=$(matrix_cell "$A" $fn "$@") || exit 1
+						if [ -z "$BB" ]; then
+							echo "$a" | awk -v c="$cell" -v op=$op \
+								'{ printf "%-34s %9s %9s [%6s]\n", c, op, $1, $2 }'
+							continue
+						fi
+						b=$(matrix_cell "$BB" $fn "$@") || exit 1
+						echo "$a $b" | awk -v c="$cell" -v op=$op '{
+							printf "%-34s %9s %9s [%6s] %9s [%6s] %6s\n", c, op,
+								$1, $2, $3, $4, ($1 > 0 ? sprintf("%.3f", $3 / $1) : "-") }'
+					done
+				done
+			done
+		done
+	done
+	exit 0
+fi
 
 # row NAME UNIT FILE [FILE0 DIVISOR]: print the three figures of FILE, or
 # of FILE minus FILE0 divided by DIVISOR.
@@ -111,6 +227,7 @@ for mode in split packed; do
 	grind "$tmp/lo" --toggle-collect=main $NOPRINT -- ./vring_bench $flag $LO
 	grind "$tmp/hi" --toggle-collect=main $NOPRINT -- ./vring_bench $flag $HI
 	row "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
+	split_rows "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
 done
 
 # The measured region: run_single() when it is a function of its own, else
