@@ -33,7 +33,8 @@
 /**
  * struct vring_desc_state_split - what the driver knows about one head
  * @data: the caller's token; NULL unless a buffer with this head is in flight
- * @indir_desc: the indirect table this buffer uses (kfree()d on detach)
+ * @indir_desc: the indirect table this buffer uses (kfree()d on detach);
+ *	like @ctx, set by every add and meaningful only while @data is not NULL
  * @ctx: the context pointer given with the buffer
  * @in_len: device-writable bytes in the buffer: the most a used length may say
  * @avail_pos: the avail index the head was published at (IN_ORDER uses it to
@@ -97,7 +98,8 @@ struct vring_virtqueue_split {
 /**
  * struct vring_desc_state_packed - what the driver knows about one buffer id
  * @data: the caller's token; NULL unless the buffer with this id is in flight
- * @indir_desc: the indirect table this buffer uses (kfree()d on detach)
+ * @indir_desc: the indirect table this buffer uses (kfree()d on detach);
+ *	like @ctx, set by every add and meaningful only while @data is not NULL
  * @ctx: the context pointer given with the buffer
  * @in_len: device-writable bytes in the buffer: the most a used length may say
  * @num: ring descriptors the buffer takes (1 with an indirect table)
@@ -258,6 +260,21 @@ static bool virtqueue_use_indirect(const struct vring_virtqueue *vq,
 {
 	/* A table saves ring slots only when there is more than one sg. */
 	return vq->indirect && total_sg > 1 && vq->vq.num_free;
+}
+
+/*
+ * Fewer than @total_sg descriptors are free, either layout: -ENOSPC.  As
+ * Linux does, a driver blocked on a full ring with output pending gets the
+ * device prodded once more.
+ */
+static noinline int vring_no_room(struct vring_virtqueue *vq,
+				  unsigned int total_sg, unsigned int out_sgs)
+{
+	pr_debug("%s: need %u descriptors, %u free\n",
+		 vq->vq.name, total_sg, vq->vq.num_free);
+	if (out_sgs)
+		vq->notify(&vq->vq);
+	return -ENOSPC;
 }
 
 /* An indirect table of @total_sg descriptors of @size bytes: one kmalloc. */
@@ -430,17 +447,58 @@ static bool vring_split_num_ok(struct virtio_device *vdev, unsigned int num,
  */
 
 /*
+ * Fill an indirect table from the scatterlists: sequential entries, NEXT on
+ * all but the last (2.7.5.3.1).  The device cannot see the table yet, so
+ * plain stores.  Returns the entries written (at most @total_sg) and adds
+ * the device-writable bytes to *@in_len.
+ */
+static __always_inline unsigned int
+vring_fill_indirect_split(struct virtio_device *vdev, struct vring_desc *table,
+			  struct scatterlist *sgs[], unsigned int total_sg,
+			  unsigned int out_sgs, unsigned int in_sgs,
+			  u64 *in_len)
+{
+	unsigned int n, count = 0;
+	struct scatterlist *sg;
+	u64 bytes = 0;
+
+	for (n = 0; n < out_sgs + in_sgs; n++) {
+		u16 flags = VRING_DESC_F_NEXT;
+
+		if (n >= out_sgs)
+			flags |= VRING_DESC_F_WRITE;
+		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
+			struct vring_desc *d = &table[count++];
+			u32 len = sg->length;
+
+			d->addr = cpu_to_virtio64(vdev, sg_phys(sg));
+			d->len = cpu_to_virtio32(vdev, len);
+			d->flags = cpu_to_virtio16(vdev, flags);
+			d->next = cpu_to_virtio16(vdev, count);
+			if (flags & VRING_DESC_F_WRITE)
+				bytes += len;
+		}
+	}
+	if (count)
+		table[count - 1].flags &=
+			cpu_to_virtio16(vdev, (u16)~VRING_DESC_F_NEXT);
+	*in_len += bytes;
+	return count;
+}
+
+/*
  * Descriptors come off the free list from free_head; in order that list is
  * the ring order, so a chain takes the run that starts where the last
  * buffer ended and its next fields are x + 1, or 0 past the end (2.7.5.2).
  * An indirect table's entries are always sequential (2.7.5.3.1).
  */
-static int virtqueue_add_split(struct vring_virtqueue *vq,
-			       struct scatterlist *sgs[],
-			       unsigned int total_sg,
-			       unsigned int out_sgs,
-			       unsigned int in_sgs,
-			       void *data, void *ctx, gfp_t gfp)
+static __always_inline int
+virtqueue_add_split(struct vring_virtqueue *vq,
+		    struct scatterlist *sgs[],
+		    unsigned int total_sg,
+		    unsigned int out_sgs,
+		    unsigned int in_sgs,
+		    void *data, void *ctx, gfp_t gfp)
 {
 	struct virtio_device *vdev = vq->vq.vdev;
 	struct vring_virtqueue_split *split = &vq->split;
@@ -467,22 +525,19 @@ static int virtqueue_add_split(struct vring_virtqueue *vq,
 	}
 
 	if (indirect) {
-		i = 0;
-	} else {
-		if (unlikely(vq->vq.num_free < total_sg)) {
-			pr_debug("%s: need %u descriptors, %u free\n",
-				 vq->vq.name, total_sg, vq->vq.num_free);
-			/*
-			 * As Linux does: a driver blocked on a full ring with
-			 * output pending gets the device prodded once more.
-			 */
-			if (out_sgs)
-				vq->notify(&vq->vq);
-			return -ENOSPC;
+		count = vring_fill_indirect_split(vdev, desc, sgs, total_sg,
+						  out_sgs, in_sgs, &in_len);
+		if (unlikely(!count)) {
+			kfree(desc);
+			return -EINVAL;
 		}
-		desc = split->vring.desc;
-		i = head;
+		goto add_head;
 	}
+
+	if (unlikely(vq->vq.num_free < total_sg))
+		return vring_no_room(vq, total_sg, out_sgs);
+	desc = split->vring.desc;
+	i = head;
 
 	for (n = 0; n < out_sgs + in_sgs; n++) {
 		flags = VRING_DESC_F_NEXT;
@@ -490,16 +545,16 @@ static int virtqueue_add_split(struct vring_virtqueue *vq,
 			flags |= VRING_DESC_F_WRITE;
 
 		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
-			unsigned int next = indirect ? i + 1 : extra[i].next;
+			unsigned int next = extra[i].next;
+			u32 len = sg->length;
 
 			desc[i].addr = cpu_to_virtio64(vdev, sg_phys(sg));
-			desc[i].len = cpu_to_virtio32(vdev, sg->length);
+			desc[i].len = cpu_to_virtio32(vdev, len);
 			desc[i].flags = cpu_to_virtio16(vdev, flags);
 			desc[i].next = cpu_to_virtio16(vdev, next);
-			if (!indirect)
-				extra[i].flags = flags;
+			extra[i].flags = flags;
 			if (flags & VRING_DESC_F_WRITE)
-				in_len += sg->length;
+				in_len += len;
 			last_flags = flags;
 			prev = i;
 			i = next;
@@ -507,16 +562,14 @@ static int virtqueue_add_split(struct vring_virtqueue *vq,
 		}
 	}
 
-	if (unlikely(!count)) {
-		if (indirect)
-			kfree(desc);
+	if (unlikely(!count))
 		return -EINVAL;
-	}
 
 	/* The last descriptor ends the chain. */
 	last_flags &= ~VRING_DESC_F_NEXT;
 	desc[prev].flags = cpu_to_virtio16(vdev, last_flags);
 
+add_head:
 	if (indirect) {
 		struct vring_desc *d = &split->vring.desc[head];
 
@@ -593,17 +646,19 @@ static bool virtqueue_kick_prepare_split(struct vring_virtqueue *vq)
 	return !(flags & VRING_USED_F_NO_NOTIFY);
 }
 
-/* Drop what the driver kept about a buffer: its table, ctx and token. */
+/*
+ * Drop what the driver kept about a buffer: its table, ctx and token.
+ * Only @data must be cleared (the head is then no longer in flight):
+ * @indir_desc and @ctx mean something only while it is, and every add
+ * sets them.
+ */
 static inline void vring_put_state_split(struct vring_desc_state_split *state,
 					 void **ctx)
 {
-	if (state->indir_desc) {
+	if (state->indir_desc)
 		kfree(state->indir_desc);
-		state->indir_desc = NULL;
-	}
 	if (ctx)
 		*ctx = state->ctx;
-	state->ctx = NULL;
 	state->data = NULL;
 }
 
@@ -611,8 +666,8 @@ static inline void vring_put_state_split(struct vring_desc_state_split *state,
  * Give the descriptors of the chain at @head back to the free list, using
  * only the private shadow, and drop the buffer's indirect table.
  */
-static void detach_buf_split(struct vring_virtqueue *vq, unsigned int head,
-			     void **ctx)
+static __always_inline void detach_buf_split(struct vring_virtqueue *vq,
+					     unsigned int head, void **ctx)
 {
 	struct vring_desc_extra *extra = vq->split.desc_extra;
 	unsigned int i = head, n = 1;
@@ -727,8 +782,9 @@ static inline void vring_used_event_next_split(struct vring_virtqueue *vq,
 	}
 }
 
-static void *virtqueue_get_buf_ctx_split(struct vring_virtqueue *vq,
-					 unsigned int *len, void **ctx)
+static __always_inline void *
+virtqueue_get_buf_ctx_split(struct vring_virtqueue *vq, unsigned int *len,
+			    void **ctx)
 {
 	struct virtio_device *vdev = vq->vq.vdev;
 	struct vring_virtqueue_split *split = &vq->split;
@@ -1271,13 +1327,14 @@ static inline void virtqueue_expose_packed(struct vring_virtqueue *vq,
 }
 
 /* The buffer goes into an indirect table: one ring descriptor. */
-static int virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
-					 struct vring_packed_desc *table,
-					 struct scatterlist *sgs[],
-					 unsigned int total_sg,
-					 unsigned int out_sgs,
-					 unsigned int in_sgs,
-					 void *data, void *ctx)
+static __always_inline int
+virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
+			      struct vring_packed_desc *table,
+			      struct scatterlist *sgs[],
+			      unsigned int total_sg,
+			      unsigned int out_sgs,
+			      unsigned int in_sgs,
+			      void *data, void *ctx)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	u16 head = packed->next_avail_idx, id = vring_id_packed(vq, head);
@@ -1292,12 +1349,16 @@ static int virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 		u16 flags = n < out_sgs ? 0 : VRING_DESC_F_WRITE;
 
 		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
-			vring_write_desc_packed(&table[count], sg_phys(sg),
-						sg->length, 0);
-			WRITE_ONCE(table[count].flags, cpu_to_le16(flags));
+			/* Not the device's yet: plain stores. */
+			struct vring_packed_desc *d = &table[count++];
+			u32 len = sg->length;
+
+			d->addr = cpu_to_le64(sg_phys(sg));
+			d->len = cpu_to_le32(len);
+			d->id = 0;
+			d->flags = cpu_to_le16(flags);
 			if (flags)
-				in_len += sg->length;
-			count++;
+				in_len += len;
 		}
 	}
 
@@ -1325,12 +1386,13 @@ static int virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 	return 0;
 }
 
-static int virtqueue_add_packed(struct vring_virtqueue *vq,
-				struct scatterlist *sgs[],
-				unsigned int total_sg,
-				unsigned int out_sgs,
-				unsigned int in_sgs,
-				void *data, void *ctx, gfp_t gfp)
+static __always_inline int
+virtqueue_add_packed(struct vring_virtqueue *vq,
+		     struct scatterlist *sgs[],
+		     unsigned int total_sg,
+		     unsigned int out_sgs,
+		     unsigned int in_sgs,
+		     void *data, void *ctx, gfp_t gfp)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	struct vring_packed_desc *desc = packed->vring.desc;
@@ -1360,14 +1422,8 @@ static int virtqueue_add_packed(struct vring_virtqueue *vq,
 							     in_sgs, data, ctx);
 	}
 
-	if (unlikely(vq->vq.num_free < total_sg)) {
-		pr_debug("%s: need %u descriptors, %u free\n",
-			 vq->vq.name, total_sg, vq->vq.num_free);
-		/* As on the split side: prod a device that has output. */
-		if (out_sgs)
-			vq->notify(&vq->vq);
-		return -ENOSPC;
-	}
+	if (unlikely(vq->vq.num_free < total_sg))
+		return vring_no_room(vq, total_sg, out_sgs);
 
 	/*
 	 * Consecutive ring descriptors, NEXT on all but the last, the id in
@@ -1477,13 +1533,11 @@ static bool virtqueue_kick_prepare_packed(struct vring_virtqueue *vq)
 static inline void vring_put_state_packed(struct vring_desc_state_packed *state,
 					  void **ctx)
 {
-	if (state->indir_desc) {
+	/* As vring_put_state_split(): only @data must be cleared. */
+	if (state->indir_desc)
 		kfree(state->indir_desc);
-		state->indir_desc = NULL;
-	}
 	if (ctx)
 		*ctx = state->ctx;
-	state->ctx = NULL;
 	state->data = NULL;
 }
 
@@ -1491,7 +1545,8 @@ static inline void vring_put_state_packed(struct vring_desc_state_packed *state,
  * Give buffer @id's ring descriptors and id back, using only private
  * state, and drop its indirect table.
  */
-static void detach_buf_packed(struct vring_virtqueue *vq, u16 id, void **ctx)
+static __always_inline void detach_buf_packed(struct vring_virtqueue *vq,
+					      u16 id, void **ctx)
 {
 	struct vring_desc_state_packed *state = &vq->packed.desc_state[id];
 
@@ -1586,8 +1641,9 @@ static u32 vring_used_len_packed(struct vring_virtqueue *vq, u16 off)
 	return le32_to_cpu(READ_ONCE(desc->len));
 }
 
-static void *virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq,
-					  unsigned int *len, void **ctx)
+static __always_inline void *
+virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq, unsigned int *len,
+			     void **ctx)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	unsigned int num = packed->vring.num;
@@ -2274,12 +2330,12 @@ EXPORT_SYMBOL_GPL(vring_del_virtqueue);
  * Adding buffers.
  */
 
-static inline int virtqueue_add(struct virtqueue *_vq,
-				struct scatterlist *sgs[],
-				unsigned int total_sg,
-				unsigned int out_sgs,
-				unsigned int in_sgs,
-				void *data, void *ctx, gfp_t gfp)
+static __always_inline int virtqueue_add(struct virtqueue *_vq,
+					 struct scatterlist *sgs[],
+					 unsigned int total_sg,
+					 unsigned int out_sgs,
+					 unsigned int in_sgs,
+					 void *data, void *ctx, gfp_t gfp)
 {
 	struct vring_virtqueue *vq = to_vvq(_vq);
 
@@ -2459,6 +2515,27 @@ EXPORT_SYMBOL_GPL(virtqueue_kick);
  * Getting buffers back.
  */
 
+/*
+ * get_buf, inlined into each exported form, so that virtqueue_get_buf()
+ * (no ctx) carries no ctx handling; the in-order forms stay functions of
+ * their own.
+ */
+static __always_inline void *virtqueue_get_buf_any(struct vring_virtqueue *vq,
+						   unsigned int *len,
+						   void **ctx)
+{
+	if (unlikely(READ_ONCE(vq->broken)))
+		return NULL;
+
+	if (vq->packed_ring)
+		return vq->in_order ?
+		       virtqueue_get_buf_ctx_packed_in_order(vq, len, ctx) :
+		       virtqueue_get_buf_ctx_packed(vq, len, ctx);
+	return vq->in_order ?
+	       virtqueue_get_buf_ctx_split_in_order(vq, len, ctx) :
+	       virtqueue_get_buf_ctx_split(vq, len, ctx);
+}
+
 /**
  * virtqueue_get_buf_ctx - take the next buffer the device has used
  * @_vq: the queue
@@ -2484,18 +2561,7 @@ EXPORT_SYMBOL_GPL(virtqueue_kick);
 void *virtqueue_get_buf_ctx(struct virtqueue *_vq, unsigned int *len,
 			    void **ctx)
 {
-	struct vring_virtqueue *vq = to_vvq(_vq);
-
-	if (unlikely(READ_ONCE(vq->broken)))
-		return NULL;
-
-	if (vq->packed_ring)
-		return vq->in_order ?
-		       virtqueue_get_buf_ctx_packed_in_order(vq, len, ctx) :
-		       virtqueue_get_buf_ctx_packed(vq, len, ctx);
-	return vq->in_order ?
-	       virtqueue_get_buf_ctx_split_in_order(vq, len, ctx) :
-	       virtqueue_get_buf_ctx_split(vq, len, ctx);
+	return virtqueue_get_buf_any(to_vvq(_vq), len, ctx);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_buf_ctx);
 
@@ -2508,7 +2574,7 @@ EXPORT_SYMBOL_GPL(virtqueue_get_buf_ctx);
  */
 void *virtqueue_get_buf(struct virtqueue *_vq, unsigned int *len)
 {
-	return virtqueue_get_buf_ctx(_vq, len, NULL);
+	return virtqueue_get_buf_any(to_vvq(_vq), len, NULL);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_buf);
 
