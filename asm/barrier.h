@@ -11,8 +11,17 @@
 #include <linux/compiler.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-/* x86 is TSO: only store->load needs a fence; a locked op is cheapest. */
-#define virt_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+/*
+ * x86 is TSO: only store->load needs a fence, and a locked instruction is
+ * one, cheaper than mfence (which gcc emits for a C11 seq_cst fence), as
+ * the kernel's x86 smp_mb() is.  Or-ing 0 into the word at the stack
+ * pointer changes nothing there.
+ */
+#ifdef __x86_64__
+#define virt_mb()	__asm__ __volatile__("lock; orl $0,(%%rsp)" ::: "memory", "cc")
+#else
+#define virt_mb()	__asm__ __volatile__("lock; orl $0,(%%esp)" ::: "memory", "cc")
+#endif
 #define virt_rmb()	barrier()
 #define virt_wmb()	barrier()
 #define mb()		__asm__ __volatile__("mfence" ::: "memory")
@@ -84,8 +93,14 @@ static inline void __rig_tsan_full_barrier(void)
 #endif
 #endif
 
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__ONCE_TSAN)
+/* A store and a full fence in one: xchg, as the kernel's x86 has it. */
+#define virt_store_mb(var, value) \
+	do { (void)__atomic_exchange_n(&(var), (value), __ATOMIC_SEQ_CST); } while (0)
+#else
 #define virt_store_mb(var, value) \
 	do { WRITE_ONCE(var, value); virt_mb(); } while (0)
+#endif
 
 #define smp_mb()	virt_mb()
 #define smp_rmb()	virt_rmb()
