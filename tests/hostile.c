@@ -502,33 +502,32 @@ static int host_addr_ends_at_memory_end(void)
 }
 
 /*
- * An indirect table entry chaining to the table's length (refused), and a
- * table whose chain runs to its last entry (accepted).
+ * A table of @entries whose entry 0 chains to entry 2, and 2 ends it: with
+ * two entries, 2 is the table's length (refused); with three, its last
+ * entry (accepted).
  */
-static int host_indirect_next_out_of_range(void)
+static void offer_table_chaining_to_2(unsigned int entries)
 {
 	struct vring_desc *t;
 
 	host_setup();
 	t = table();
 	set_desc(&t[0], data_addr(0), 8, VRING_DESC_F_NEXT, 2);
-	set_desc(&t[1], data_addr(1), 8, 0, 0);
-	set_desc(&gvr.desc[0], (uintptr_t)t, 2 * sizeof(*t), VRING_DESC_F_INDIRECT, 0);
+	set_desc(&t[entries - 1], data_addr(1), 8, 0, 0);
+	set_desc(&gvr.desc[0], (uintptr_t)t, entries * sizeof(*t),
+		 VRING_DESC_F_INDIRECT, 0);
 	offer(0);
-	return expect_getdesc_why(-EINVAL, range_getrange,
-				  "past its");
+}
+
+static int host_indirect_next_out_of_range(void)
+{
+	offer_table_chaining_to_2(2);
+	return expect_getdesc_why(-EINVAL, range_getrange, "past its");
 }
 
 static int host_indirect_next_last(void)
 {
-	struct vring_desc *t;
-
-	host_setup();
-	t = table();
-	set_desc(&t[0], data_addr(0), 8, VRING_DESC_F_NEXT, 2);
-	set_desc(&t[2], data_addr(1), 8, 0, 0);
-	set_desc(&gvr.desc[0], (uintptr_t)t, 3 * sizeof(*t), VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	offer_table_chaining_to_2(3);
 	return expect_getdesc_ok(range_getrange);
 }
 
