@@ -40,19 +40,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 B=${1:-.}
 N=20000
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-calls.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
-
-die() {
-	echo "calls: $*" >&2
-	exit 1
-}
-VALGRIND=$(command -v valgrind) ||
-	die "valgrind is not installed (Debian: apt-get install valgrind)"
-for p in vring_bench vringh_test; do
-	[ -x "$B/$p" ] || die "$B/$p is not built (make $p)"
-done
+. "$here/lib.sh"
+grind_setup calls "$B"
 
 GUEST_CALLS="virtqueue_add_outbuf virtqueue_add_inbuf virtqueue_add_inbuf_ctx
 	virtqueue_add_sgs virtqueue_kick_prepare virtqueue_notify

@@ -72,31 +72,20 @@ pct() {
 }
 
 pairs=201 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json= counts=1
+. "$here/lib.sh"
 ksrc= ksrc_base= pairing= whole=1
 while getopts :n:m:x:i:d:w:j:TCk:K:p:h opt; do
 	case $opt in
 	h) sed -n '4,57s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
 	k) [ -n "$OPTARG" ] || usage "-k: an empty tree"; ksrc=$OPTARG ;;
 	K) [ -n "$OPTARG" ] || usage "-K: an empty tree"; ksrc_base=$OPTARG ;;
-	p) case $OPTARG in
-	   kernel/kernel | kernel/rig | rig/kernel) pairing=$OPTARG ;;
-	   rig/rig) usage "-p rig/rig measures no kernel code: leave KSRC out" ;;
-	   *) usage "-p: '$OPTARG' is not GUEST/HOST (kernel/kernel, kernel/rig, rig/kernel)" ;;
-	   esac ;;
-	n) case $OPTARG in
-	   '' | *[!0-9]*) usage "-n: '$OPTARG' is not a whole number" ;;
-	   esac
-	   pairs=$OPTARG
-	   [ "$pairs" -eq 0 ] || [ "$pairs" -ge 3 ] ||
-		usage "-n: $pairs pairs are too few (0, or at least 3)" ;;
+	p) set_pairing "$OPTARG" ;;
+	n) set_pairs "$OPTARG" ;;
 	m) case $OPTARG in
 	   cpu | own | wall) metric=$OPTARG ;;
 	   *) usage "-m: '$OPTARG' is not one of cpu, own, wall" ;;
 	   esac ;;
-	x) case $OPTARG in
-	   '' | 0* | *[!0-9]*) usage "-x: '$OPTARG' is not a positive number" ;;
-	   esac
-	   adds=$OPTARG ;;
+	x) set_adds "$OPTARG" ;;
 	i) pct i "$OPTARG"; ipct=$OPTARG ;;
 	d) pct d "$OPTARG"; dpct=$OPTARG ;;
 	w) pct w "$OPTARG"; wpct=$OPTARG ;;

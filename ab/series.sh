@@ -50,27 +50,16 @@ die() {
 	exit 3
 }
 
+. "$here/lib.sh"
 ksrc= pairing=kernel/kernel pairs=51 adds=100000 ipct=0.25 whole= json= plot=
 while getopts :k:K:p:n:x:i:Wj:P:h opt; do
 	case $opt in
 	h) sed -n '5,41s/^# \{0,1\}//p' "$here/series.sh"; exit 0 ;;
 	k) [ -n "$OPTARG" ] || usage "-k: an empty tree"; ksrc=$OPTARG ;;
 	K) usage "KSRC_BASE is make regress's (two trees); a series needs one git tree: KSRC=TREE BASE=REV" ;;
-	p) case $OPTARG in
-	   kernel/kernel | kernel/rig | rig/kernel) pairing=$OPTARG ;;
-	   *) usage "-p: '$OPTARG' is not GUEST/HOST (kernel/kernel, kernel/rig, rig/kernel)" ;;
-	   esac
-	   pairing_asked=1 ;;
-	n) case $OPTARG in
-	   '' | *[!0-9]*) usage "-n: '$OPTARG' is not a whole number" ;;
-	   esac
-	   pairs=$OPTARG
-	   [ "$pairs" -eq 0 ] || [ "$pairs" -ge 3 ] ||
-		usage "-n: $pairs pairs are too few (0, or at least 3)" ;;
-	x) case $OPTARG in
-	   '' | 0* | *[!0-9]*) usage "-x: '$OPTARG' is not a positive number" ;;
-	   esac
-	   adds=$OPTARG ;;
+	p) set_pairing "$OPTARG"; pairing_asked=1 ;;
+	n) set_pairs "$OPTARG" ;;
+	x) set_adds "$OPTARG" ;;
 	i) printf '%s\n' "$OPTARG" | grep -Eq '^[0-9]+(\.[0-9]+)?$' ||
 		usage "-i: '$OPTARG' is not a percentage"
 	   ipct=$OPTARG ;;

@@ -588,7 +588,8 @@ else
 		LONG=1 suite bench tests/bench/run.sh "$B"
 		LONG=1 frontend_checks
 		if [ "$MODE" = plain ]; then
-			LONG=1 suite series tests/series/run.sh
+			LONG=1 suite series tests/series/run.sh series
+			LONG=1 suite "series regress" tests/series/run.sh regress
 			LONG=1 suite "make check stdout" tests/runner/stdout.sh "$B"
 			valgrind_checks
 			LONG=1 fuzz_checks

@@ -15,7 +15,9 @@
 # tree is byte for byte as before, .git included (git status, git worktree
 # list too).
 #
-# Usage: tests/series/run.sh   (the ring files: $RIG_KSRC_6_12, else
+# Usage: tests/series/run.sh [series|regress|all]   (default all: both
+#   halves; make check runs them as two checks, side by side)
+#   (the ring files: $RIG_KSRC_6_12, else
 #   build-ksrc/linux-source-6.12, /work/ksrc/linux-source-6.12, or extracted
 #   from /usr/src/linux-source-6.12.tar.xz by kernel/fetch-ksrc.sh)
 # Prints "PASS: series/NAME", "FAIL: series/NAME" or "SKIP: series/NAME:
@@ -23,6 +25,12 @@
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+part=${1:-all}
+case $part in
+series | regress | all) ;;
+*) echo "usage: tests/series/run.sh [series|regress|all]" >&2; exit 2 ;;
+esac
+want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 failed=0
 pass() { echo "PASS: series/$1"; }
 fail() {
@@ -84,6 +92,7 @@ state() {
 state >"$tmp/before"
 
 # The series.
+if want series; then
 SERIES_DIR=$tmp/series "$top/ab/series.sh" -n 0 -k "$t" -j "$tmp/s.json" \
 	HEAD~5 HEAD >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -118,8 +127,10 @@ check "series: 1.000, then the split add calls alone up, then 1.000 again"
 a=$("$tmp/series/0/vring_bench" --version) && b=$("$tmp/series/1/vring_bench" --version) &&
 	[ "$a" != "$b" ] && case $b in *"$(git -C "$t" rev-parse --short HEAD~4)"*) true ;; *) false ;; esac
 check "series: two commits' builds print different --version lines, naming the commit"
+fi
 
 # make regress on the planted commit.
+if want regress; then
 AB_DIR=$tmp/regress "$top/ab/regress.sh" -C -n 0 -p kernel/kernel -k "$t" \
 	"$plant~1" "$plant" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -129,12 +140,14 @@ cat "$tmp/out" >>"$tmp/err"
 	! grep '^\[kernel/kernel\] \(virtqueue\|vring\)_' "$tmp/out" | grep -v '^\[kernel/kernel\] virtqueue_add_[a-z_]* split ' | grep -q 'REGRESSION$' &&
 	! grep '^\[kernel/kernel\] vringh_[a-z_]* \(split\|packed\) instructions/call' "$tmp/out" | grep -q 'REGRESSION$'
 check "regress on the planted commit: exit 1, the split add rows REGRESSION, no other call's"
+fi
 
 state >"$tmp/after"
 cmp -s "$tmp/before" "$tmp/after"
-check "the kernel tree is byte for byte as before (.git, git status, git worktree list)"
+check "$part: the kernel tree is byte for byte as before (.git, git status, git worktree list)"
 
 # Refused, not ignored.
+want regress || exit $failed
 MAKEFLAGS= make -s -C "$top" ab KSRC="$t" BASE=HEAD >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -ne 0 ] && grep -q "takes no KSRC" "$tmp/err"

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shell helpers of the measuring scripts, sourced (. "$here/lib.sh").
+#
+# The option checks call the script's own usage MESSAGE, which exits 2.
+#   set_pairs VALUE     -n: pairs=VALUE, 0 or at least 3
+#   set_adds VALUE      -x: adds=VALUE, a positive number
+#   set_pairing VALUE   -p: pairing=VALUE, one of the three kernel pairings
+#
+# grind_setup NAME DIR: for a script that runs DIR's vring_bench and
+# vringh_test under valgrind: a private $tmp (removed on exit), die()
+# (exit 1 with "NAME: MESSAGE"), $VALGRIND, and both programs built.
+
+set_pairs() {
+	case $1 in
+	'' | *[!0-9]*) usage "-n: '$1' is not a whole number" ;;
+	esac
+	pairs=$1
+	[ "$pairs" -eq 0 ] || [ "$pairs" -ge 3 ] ||
+		usage "-n: $pairs pairs are too few (0, or at least 3)"
+}
+
+set_adds() {
+	case $1 in
+	'' | 0* | *[!0-9]*) usage "-x: '$1' is not a positive number" ;;
+	esac
+	adds=$1
+}
+
+set_pairing() {
+	case $1 in
+	kernel/kernel | kernel/rig | rig/kernel) pairing=$1 ;;
+	rig/rig) usage "-p rig/rig measures no kernel code: leave KSRC out" ;;
+	*) usage "-p: '$1' is not GUEST/HOST (kernel/kernel, kernel/rig, rig/kernel)" ;;
+	esac
+}
+
+grind_setup() {
+	grind_name=$1
+	die() {
+		echo "$grind_name: $*" >&2
+		exit 1
+	}
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-$1.XXXXXX") || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+	trap 'exit 130' HUP INT TERM
+	VALGRIND=$(command -v valgrind) ||
+		die "valgrind is not installed (Debian: apt-get install valgrind)"
+	for p in vring_bench vringh_test; do
+		[ -x "$2/$p" ] || die "$2/$p is not built (make $p)"
+	done
+}
