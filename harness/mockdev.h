@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A device played by hand, one step at a time, on a queue's ring (split or
- * packed): the one device the benchmark, the --fast-vringh host, the
- * hostile cases and the driver fuzz target share.  It reads and writes the
- * ring through plain pointers (the spec's layout, never a ring
- * implementation's state), so it plays against any driver, the rig's or a
- * kernel tree's.
+ * packed): the one device the benchmark, the hostile cases and the
+ * driver fuzz target share.  It reads and writes the ring through plain
+ * pointers (the spec's layout, never a ring implementation's state), so it
+ * plays against any driver, the rig's or a kernel tree's.
  *
  * Well-behaved steps:
  *   mockdev_take()     the next buffer the driver made available

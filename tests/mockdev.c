@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The mock device (harness/mockdev.h) against the linked driver: does it notify
- * exactly when the driver's event says it must?  The --fast-vringh host,
- * vring_bench and the fuzz target all decide their interrupts with
- * mockdev_publish(), so a wrong answer there is a lost wake-up (a hang) or
- * a figure that counts interrupts nobody asked for.
+ * The mock device (harness/mockdev.h) against the linked driver: does it
+ * notify exactly when the driver's event says it must?  vring_bench and
+ * the fuzz target decide their interrupts with mockdev_publish(), so a
+ * wrong answer there is a lost wake-up (a hang) or a figure that counts
+ * interrupts nobody asked for.
  *
  *   tests/mockdev --list     the case names
  *   tests/mockdev CASE       run one case: exit 0 if it held

@@ -42,7 +42,10 @@ s = socket.socket(socket.AF_UNIX)
 s.bind(path)
 s.listen(1)
 act = os.path.join(os.path.dirname(path), "act")
+deadline = time.monotonic() + 30
 while not os.path.exists(act):
+    if time.monotonic() > deadline:
+        sys.exit(2)
     time.sleep(0.02)
 what = open(act).read().strip()
 os.unlink(act)
