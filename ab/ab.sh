@@ -38,10 +38,8 @@ usage() {
 	echo "try 'ab/ab.sh -h'" >&2
 	exit 2
 }
-die() {
-	echo "ab: $*" >&2
-	exit 3
-}
+DIE_PREFIX=ab DIE_STATUS=3
+. "$here/../tests/lib/die.sh"
 
 compare=
 metric=cpu

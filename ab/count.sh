@@ -79,10 +79,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-count.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 
-die() {
-	echo "count: $*" >&2
-	exit 1
-}
+DIE_PREFIX=count DIE_STATUS=1
+. "$(dirname "$0")/../tests/lib/die.sh"
 VALGRIND=$(command -v valgrind) ||
 	die "valgrind is not installed (Debian: apt-get install valgrind)"
 [ -n "$MATRIX" ] || set -- "$B"

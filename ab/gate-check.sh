@@ -32,10 +32,8 @@ usage() {
 	echo "try 'ab/gate-check.sh -h'" >&2
 	exit 2
 }
-die() {
-	echo "gate-check: $*" >&2
-	exit 3
-}
+DIE_PREFIX=gate-check DIE_STATUS=3
+. "$here/../tests/lib/die.sh"
 
 runs=10 steps=180
 while getopts :r:s:h opt; do

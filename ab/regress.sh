@@ -60,10 +60,8 @@ usage() {
 	echo "try 'ab/regress.sh -h'" >&2
 	exit 2
 }
-die() {
-	echo "regress: $*" >&2
-	exit 3
-}
+DIE_PREFIX=regress DIE_STATUS=3
+. "$here/../tests/lib/die.sh"
 # pct NAME VALUE: a percentage, 0 to 1000.
 pct() {
 	printf '%s\n' "$2" | grep -Eq '^[0-9]+(\.[0-9]+)?$' &&

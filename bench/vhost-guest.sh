@@ -36,7 +36,9 @@ for b; do
 	[ -x "$b/vhost_dev" ] || { echo "vhost-guest: $b/vhost_dev is not built" >&2; exit 2; }
 done
 GUEST_DIR=${GUEST_DIR:-build-guest}
-. tests/peers/lib.sh
+. tests/lib/vhost-dev.sh
+. tests/lib/guest.sh
+. tests/lib/median.sh
 VHOST_DEV=$1/vhost_dev
 if ! guest_ready; then
 	echo "vhost-guest: $GUEST_WHY" >&2
@@ -70,7 +72,6 @@ one() {
 for ((i = 0; i < RUNS; i++)); do
 	if ((i % 2 == 0)); then one 0 "$1"; one 1 "$2"; else one 1 "$2"; one 0 "$1"; fi
 done
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for idx in 0 1; do
 	b=$([ $idx = 0 ] && echo "$1" || echo "$2")
 	bt[$idx]=$(awk '{ print $1 }' "$T/r$idx" | median)

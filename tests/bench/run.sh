@@ -35,19 +35,19 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 failed=0
 
-pass() { echo "PASS: bench/$1"; }
-fail() {
-	echo "FAIL: bench/$1"
-	shift
-	[ $# -gt 0 ] && echo "bench/$*" >&2
-	for f in "$tmp/out" "$tmp/err"; do
-		[ -s "$f" ] && sed 's/^/  | /' "$f" >&2
-	done
-	failed=1
-}
-# result NAME: PASS if the command just before succeeded, else FAIL.
+CHECK_PREFIX=bench/
+. "$top/tests/lib/result.sh"
+# result NAME: PASS if the command just before succeeded, else FAIL, with
+# what the command printed on stderr.
 result() {
-	if [ $? -eq 0 ]; then pass "$1"; else fail "$1"; fi
+	if [ $? -eq 0 ]; then
+		pass "$1"
+	else
+		fail "$1"
+		for f in "$tmp/out" "$tmp/err"; do
+			[ -s "$f" ] && sed 's/^/  | /' "$f" >&2
+		done
+	fi
 }
 
 # --- vring_bench -----------------------------------------------------------
@@ -363,7 +363,7 @@ for k in ("command", "version", "median", "min", "max", "cv_pct", "figures"):
 	assert k in d["a"] and k in d["b"], k' "$tmp/out" 2>"$tmp/err"
 		result "compare --json parses, every documented field"
 	else
-		echo "SKIP: bench/compare --json parses: python3 is not installed"
+		skip "compare --json parses" "python3 is not installed"
 	fi
 	cmp_run -q -n 4 -w 0 --save "$tmp/saved" 'echo 1000ns' 'echo 2000ns'
 	[ "$rc" -eq 0 ] && [ "$(cat "$tmp/saved" | tr '\n' ' ')" = "1000 2000 1000 2000 1000 2000 1000 2000 " ]
@@ -371,7 +371,7 @@ for k in ("command", "version", "median", "min", "max", "cv_pct", "figures"):
 
 	# Instructions (valgrind): deterministic, so one pair; A/A is exact.
 	if [ -n "$no_valgrind" ]; then
-		echo "SKIP: bench/compare --metric=instructions: $no_valgrind"
+		skip "compare --metric=instructions" "$no_valgrind"
 	elif [ -x "$bench" ]; then
 		cmp_run -q --metric=instructions --max-slowdown "$bench 2000" "$bench 2000"
 		[ "$rc" -eq 0 ] && grep -q "^B/A: 1.000000 " "$tmp/out" &&
@@ -400,9 +400,9 @@ fi
 # --- make ab's helper: two builds of the work tree, side by side ---------------
 
 if ! git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	echo "SKIP: bench/ab.sh worktree A/A: not a git repository"
+	skip "ab.sh worktree A/A" "not a git repository"
 elif [ ! -x "$compare" ]; then
-	echo "SKIP: bench/ab.sh worktree A/A: $compare is not built"
+	skip "ab.sh worktree A/A" "$compare is not built"
 else
 	AB_DIR=$tmp/ab "$top/ab/ab.sh" -c "$compare" -n 3 worktree worktree \
 		'./vring_bench 100' >"$tmp/out" 2>"$tmp/err"
@@ -453,14 +453,14 @@ else
 		[ "$rc" -eq 0 ] && [ "$(head -c 4 "$tmp/ab.png" | tail -c 3)" = PNG ]
 		result "ab.sh -p: a PNG of A and B"
 	else
-		echo "SKIP: bench/ab.sh -p: gnuplot is not installed (apt-get install gnuplot-nox)"
+		skip "ab.sh -p" "gnuplot is not installed (apt-get install gnuplot-nox)"
 	fi
 fi
 
 # --- make regress's parts: the counts and the table ---------------------------
 
 if [ -n "$no_valgrind" ]; then
-	echo "SKIP: bench/count.sh: $no_valgrind"
+	skip "count.sh" "$no_valgrind"
 elif [ ! -x "$B/vringh_test" ] || [ ! -x "$bench" ]; then
 	fail "count.sh" "vringh_test or vring_bench is not built in $B"
 else
@@ -475,7 +475,7 @@ else
 fi
 # The whole of make regress, A/A on the work tree, counts only (-n 0).
 if [ -n "$no_valgrind" ]; then
-	echo "SKIP: bench/regress.sh worktree A/A: $no_valgrind"
+	skip "regress.sh worktree A/A" "$no_valgrind"
 elif git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 	AB_DIR=$tmp/regress "$top/ab/regress.sh" -n 0 -j "$tmp/regress.json" \
 		worktree worktree >"$tmp/out" 2>"$tmp/err"
@@ -488,7 +488,7 @@ elif git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 		  python3 -m json.tool "$tmp/regress.json" >/dev/null; }
 	result "regress.sh worktree A/A: no regression, its JSON parses"
 else
-	echo "SKIP: bench/regress.sh worktree A/A: not a git repository"
+	skip "regress.sh worktree A/A" "not a git repository"
 fi
 for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD" "-m ns HEAD" \
 	 "-x 0 HEAD" "-T -n 0 HEAD" "-K $tmp -n 0" "-k $tmp HEAD" \
@@ -564,10 +564,10 @@ if [ -x "$B/stats" ] && [ -x "$B/vringh_test" ] && [ -x "$bench" ] &&
 		[ "$rc" -eq 0 ] && grep -q "<svg" "$tmp/bench.svg"
 		result "bench/run.sh -p: an SVG of each figure's spread"
 	else
-		echo "SKIP: bench/run.sh -p: gnuplot is not installed (apt-get install gnuplot-nox)"
+		skip "run.sh -p" "gnuplot is not installed (apt-get install gnuplot-nox)"
 	fi
 else
-	echo "SKIP: bench/run.sh: stats, vringh_test, vring_bench or /usr/bin/time missing"
+	skip "run.sh" "stats, vringh_test, vring_bench or /usr/bin/time missing"
 fi
 
 exit $failed

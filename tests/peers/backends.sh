@@ -14,6 +14,9 @@
 #   peer_missing testpmd|qsd     the reason it cannot run, or nothing
 #   peer_version testpmd|qsd     the installed version ("22.11.11"), or "?"
 
+. tests/lib/poll.sh
+. tests/lib/testpmd.sh
+
 PEER_TIMEOUT=${PEER_TIMEOUT:-60}	# seconds for a socket to appear (a loaded machine)
 
 peer_dir() {
@@ -78,14 +81,11 @@ peer_child() {
 
 # Wait for a peer's socket; fail if it dies or takes too long.
 peer_wait_sock() {
-	local name=$1 i
+	local name=$1
 	PEER_TPIDS[$name]=${PEER_PIDS[$name]}
 	PEER_PIDS[$name]=$(peer_child "${PEER_TPIDS[$name]}")
-	for ((i = 0; i < PEER_TIMEOUT * 20; i++)); do
-		[ -S "$(peer_sock "$name")" ] && return 0
-		kill -0 "${PEER_PIDS[$name]}" 2>/dev/null || break
-		sleep 0.05
-	done
+	poll_until $((PEER_TIMEOUT * 20)) "${PEER_PIDS[$name]}" test -S "$(peer_sock "$name")" &&
+		return 0
 	echo "peer $name did not come up; its log:" >&2
 	tail -n 20 "$(peer_log "$name")" >&2
 	peer_stop "$name"
@@ -98,11 +98,8 @@ testpmd_start() {
 	local prefix="rig-$name-$$-${PEER_DIR##*.}"
 	local sock="$PEER_DIR/$name.sock" log="$PEER_DIR/$name.log"
 	PEER_PREFIX[$name]=$prefix
-	timeout -s INT "${PEER_LIFETIME:-600}" dpdk-testpmd --lcores '0@0,1@0' --no-pci --no-huge -m 512 \
-		--file-prefix "$prefix" --log-level='lib.eal:error' \
-		--vdev "net_vhost0,iface=$sock,queues=$queues$extra" -- \
-		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 \
-		--rxq="$queues" --txq="$queues" --txd=256 --rxd=256 --stats-period 1 \
+	testpmd_cmd '0@0,1@0' "$prefix" "net_vhost0,iface=$sock,queues=$queues$extra"
+	timeout -s INT "${PEER_LIFETIME:-600}" "${TESTPMD[@]}" --rxq="$queues" --txq="$queues" \
 		</dev/null >"$log" 2>&1 &
 	PEER_PIDS[$name]=$!
 	peer_wait_sock "$name"
@@ -129,14 +126,11 @@ peer_alive() {
 }
 
 peer_stop() {
-	local name=$1 pid=${PEER_PIDS[$1]:-} i
+	local name=$1 pid=${PEER_PIDS[$1]:-}
 	if [ -n "$pid" ]; then
 		# testpmd prints its statistics and exits on SIGINT.
 		kill -INT "$pid" 2>/dev/null
-		for ((i = 0; i < 100; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.05
-		done
+		poll_gone 100 "$pid"
 		kill -KILL "$pid" 2>/dev/null
 		# timeout(1) exits with its child.
 		{ wait "${PEER_TPIDS[$name]}"; } 2>/dev/null

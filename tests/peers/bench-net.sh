@@ -32,6 +32,7 @@ case $DPDK_SECONDS in
 '' | *[!0-9]* | [0-3]) echo "bench-net: DPDK_SECONDS must be 4 or more, not '$DPDK_SECONDS'" >&2; exit 2 ;;
 esac
 . tests/peers/backends.sh
+. tests/lib/median.sh
 why=$(peer_missing testpmd)
 [ -n "$why" ] && { echo "bench-net: $why" >&2; exit 77; }
 peer_dir
@@ -50,23 +51,17 @@ ours() {
 
 # rx_pps LOG: testpmd's Rx-pps figures so far, one a line.
 rx_pps() { sed -n 's/^ *Rx-pps: *\([0-9]*\).*/\1/p' "$1"; }
+has_rx_pps() { [ -n "$(rx_pps "$1")" ]; }
 
 dpdk() {
-	local prefix="rig-bench-fe-$$" log="$PEER_DIR/fe.log" pid i n
-	timeout -s INT $((PEER_TIMEOUT + DPDK_SECONDS + 10)) dpdk-testpmd \
-		--lcores '0@1,1@1' --no-pci --no-huge -m 512 \
-		--file-prefix "$prefix" --log-level=lib.eal:error \
-		--vdev "net_virtio_user0,path=$sock,queues=1,packed_vq=0,in_order=0,mrg_rxbuf=0" -- \
-		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 --txd=256 --rxd=256 \
-		--tx-first --stats-period 1 </dev/null >"$log" 2>&1 &
+	local prefix="rig-bench-fe-$$" log="$PEER_DIR/fe.log" pid n
+	testpmd_cmd '0@1,1@1' "$prefix" \
+		"net_virtio_user0,path=$sock,queues=1,packed_vq=0,in_order=0,mrg_rxbuf=0"
+	timeout -s INT $((PEER_TIMEOUT + DPDK_SECONDS + 10)) "${TESTPMD[@]}" --tx-first \
+		</dev/null >"$log" 2>&1 &
 	pid=$!
 	# DPDK_SECONDS from its first statistics, however long it took to start.
-	for ((i = 0; i < PEER_TIMEOUT * 10; i++)); do
-		[ -n "$(rx_pps "$log")" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	[ -n "$(rx_pps "$log")" ] && sleep "$DPDK_SECONDS"
+	poll_until $((PEER_TIMEOUT * 20)) "$pid" has_rx_pps "$log" && sleep "$DPDK_SECONDS"
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid"
 	rm -rf "/var/run/dpdk/$prefix"
@@ -78,11 +73,8 @@ dpdk() {
 		return
 	fi
 	# The steady seconds: drop the first two and the last.
-	rx_pps "$log" | sed '1,2d;$d' | sort -n |
-		awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
+	rx_pps "$log" | sed '1,2d;$d' | median
 }
-
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
 
 echo "# testpmd of DPDK $(peer_version testpmd) as the backend; $RUNS runs of" \
 	"$FRAMES frames (vhost_test), DPDK_SECONDS=$DPDK_SECONDS (dpdk)"
@@ -103,9 +95,9 @@ for ((r = 1; r <= RUNS; r++)); do
 		figs[$d]="${figs[$d]:-} ${f:-}"
 	done
 done
-base=$(median "${figs[dpdk]}")
+base=$(median <<<"${figs[dpdk]}")
 for d in $drivers; do
-	m=$(median "${figs[$d]}")
+	m=$(median <<<"${figs[$d]}")
 	if [ -z "$m" ]; then
 		echo "median $d: none (no run gave a figure)"
 	elif [ -z "$base" ]; then

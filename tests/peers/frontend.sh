@@ -24,9 +24,8 @@ mkdir -p "$LOG"
 trap peer_cleanup EXIT
 failed=0
 
-pass() { echo "PASS: $LABEL$1"; }
-fail() { echo "FAIL: $LABEL$1"; failed=1; }
-skip() { echo "SKIP: $LABEL$1: $2"; }
+CHECK_PREFIX=$LABEL
+. tests/lib/result.sh
 
 # vt NAME WANT_STATUS GREP... -- ARGS: run vhost_test, bounded in time; it
 # must exit with WANT_STATUS and its output (stdout then stderr) must

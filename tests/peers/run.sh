@@ -28,17 +28,21 @@ GUEST_DIR=${GUEST_DIR:-build-guest${GUEST_KERNEL:+-user}}
 DISK_BYTES=$((64 << 20))
 WRITE_OFF=$((8 << 20)) WRITE_LEN=$((4 << 20)) SEED=7 WSEED=99
 
-P=${PEER_PREFIX:-}
-pass() { echo "PASS: $P$1"; }
-fail() { echo "FAIL: $P$1"; shift; [ $# -gt 0 ] && printf '  %s\n' "$@"; }
-skip() { echo "SKIP: $P$1: $2"; }
-
-. tests/peers/lib.sh
+CHECK_PREFIX=${PEER_PREFIX:-}
+. tests/lib/result.sh
+. tests/lib/vhost-dev.sh
+. tests/lib/guest.sh
+. tests/lib/testpmd.sh
 VHOST_DEV=$B/vhost_dev
 if [ ! -x "$VHOST_DEV" ]; then
 	fail "peers: $VHOST_DEV is not built"
 	exit 1
 fi
+has_bit() { (( ($1 >> $2) & 1 )); }
+# offered VHOST_DEV: the feature bits it offers.
+offered() { "$1" --type=blk --print-features | sed -n 's/^features //p'; }
+# The features the frontend acked, from vhost_dev's "frontend:" line.
+acked() { sed -En 's/^frontend: .* features (0x[0-9a-f]+).*/\1/p' "$1" | tail -n 1; }
 OFFERED=$(offered "$VHOST_DEV")
 HOST_IMPL=$(host_impl "$VHOST_DEV")
 
@@ -141,6 +145,23 @@ guest_blk() {
 
 # ---- DPDK ----
 
+# pmd_start SOCK [DEVARGS]: DPDK's virtio-user driver (testpmd) on SOCK in
+# the background, bounded to 120 s, its output in $T/pmd.out; PMD_PID.
+pmd_start() {
+	testpmd_cmd '0@0,1@0' "rig-peers-$$" "net_virtio_user0,path=$1,queues=1${2:+,$2}"
+	timeout 120 "${TESTPMD[@]}" </dev/null >"$T/pmd.out" 2>&1 &
+	PMD_PID=$!
+	PIDS="$PIDS $PMD_PID"
+}
+
+# pmd_stop: testpmd prints its statistics and exits on SIGINT.
+pmd_stop() {
+	kill -INT "$PMD_PID" 2>/dev/null
+	wait "$PMD_PID" 2>/dev/null
+	forget_pid "$PMD_PID"
+	rm -rf "/var/run/dpdk/rig-peers-$$"
+}
+
 bit_name() {
 	case $1 in
 	34) echo "packed ring (VIRTIO_F_RING_PACKED)" ;;
@@ -150,7 +171,7 @@ bit_name() {
 }
 
 dpdk_run() {
-	local name=$1 devargs=$2 want_bits=$3 pmd_pid dev_pid i a why=()
+	local name=$1 devargs=$2 want_bits=$3 dev_pid i a why=()
 	DEV_FAILS=""
 	if ! command -v dpdk-testpmd >/dev/null; then
 		skip "$name" "no dpdk-testpmd (apt-get install dpdk-dev)"
@@ -167,23 +188,10 @@ dpdk_run() {
 		return
 	fi
 	dev_pid=$DEV_PID
-	timeout 120 dpdk-testpmd --lcores '0@0,1@0' --no-pci --no-huge -m 512 \
-		--file-prefix "rig-peers-$$" \
-		--vdev "net_virtio_user0,path=$T/dpdk.sock,queues=1,$devargs" -- \
-		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 --txd=256 --rxd=256 \
-		--stats-period 1 </dev/null >"$T/pmd.out" 2>&1 &
-	pmd_pid=$!
-	PIDS="$PIDS $pmd_pid"
-	for ((i = 0; i < 1200; i++)); do
-		grep -q '^net: mode=source' "$T/dpdk.out" && break
-		kill -0 "$pmd_pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -INT "$pmd_pid" 2>/dev/null
-	wait "$pmd_pid" 2>/dev/null
-	forget_pid "$pmd_pid"
+	pmd_start "$T/dpdk.sock" "$devargs"
+	poll_until 1200 "$PMD_PID" grep -q '^net: mode=source' "$T/dpdk.out"
+	pmd_stop
 	stop_dev "$dev_pid"
-	rm -rf "/var/run/dpdk/rig-peers-$$"
 	grep -q "^net: mode=source rx=$FRAMES tx=$FRAMES returned=$FRAMES dropped=0 bad=0 " "$T/dpdk.out" ||
 		why+=("backend: $(grep '^net:' "$T/dpdk.out" | tail -n 1)"
 		      "$(head -n 3 "$T/dpdk.err")" "testpmd: $(grep -iE 'error|fail' "$T/pmd.out" | head -n 2)")
@@ -214,9 +222,15 @@ if [ $FULL = 1 ]; then
 fi
 # testpmd stopped mid-run and started again on the same vhost_dev: the
 # second one gets what the first left, from the first frame not returned.
+# recon_turn_over K: the first testpmd goes once it has sent frames back
+# (its once-a-second statistics say so), the second at the end.
+recon_turn_over() {
+	{ [ "$1" = 1 ] && grep -Eq 'TX-packets: +[1-9]' "$T/pmd.out"; } ||
+		grep -q '^net: mode=source' "$T/recon.out"
+}
 dpdk_reconnect_run() {
 	local name="DPDK virtio-user stopped mid-run and started again (the frontend comes back)"
-	local n=$((3 * FRAMES)) i k pmd_pid dev_pid why=()
+	local n=$((3 * FRAMES)) k dev_pid why=()
 	if ! command -v dpdk-testpmd >/dev/null; then
 		skip "$name" "no dpdk-testpmd (apt-get install dpdk-dev)"
 		return
@@ -228,25 +242,9 @@ dpdk_reconnect_run() {
 	fi
 	dev_pid=$DEV_PID
 	for k in 1 2; do
-		timeout 120 dpdk-testpmd --lcores '0@0,1@0' --no-pci --no-huge -m 512 \
-			--file-prefix "rig-peers-$$" \
-			--vdev "net_virtio_user0,path=$T/recon.sock,queues=1" -- \
-			--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 --txd=256 \
-			--rxd=256 --stats-period 1 </dev/null >"$T/pmd.out" 2>&1 &
-		pmd_pid=$!
-		PIDS="$PIDS $pmd_pid"
-		for ((i = 0; i < 1200; i++)); do
-			# The first one goes once it has sent frames back (its
-			# once-a-second statistics say so), the second at the end.
-			[ $k = 1 ] && grep -Eq 'TX-packets: +[1-9]' "$T/pmd.out" && break
-			grep -q '^net: mode=source' "$T/recon.out" && break
-			kill -0 "$pmd_pid" 2>/dev/null || break
-			sleep 0.05
-		done
-		kill -INT "$pmd_pid" 2>/dev/null
-		wait "$pmd_pid" 2>/dev/null
-		forget_pid "$pmd_pid"
-		rm -rf "/var/run/dpdk/rig-peers-$$"
+		pmd_start "$T/recon.sock"
+		poll_until 1200 "$PMD_PID" recon_turn_over "$k"
+		pmd_stop
 	done
 	stop_dev "$dev_pid"
 	grep -q "^net: mode=source rx=$n tx=$n returned=$n dropped=0 bad=0 probes=2$" "$T/recon.out" ||
@@ -262,37 +260,21 @@ dpdk_reconnect_run() {
 
 # DPDK as the server (server=1), vhost_dev --connect: 100000 frames.
 dpdk_server_run() {
-	local name="DPDK virtio-user as the server, vhost_dev --connect" n=100000 i pmd_pid dev_pid why=()
+	local name="DPDK virtio-user as the server, vhost_dev --connect" n=100000 dev_pid why=()
 	if ! command -v dpdk-testpmd >/dev/null; then
 		skip "$name" "no dpdk-testpmd (apt-get install dpdk-dev)"
 		return
 	fi
 	DEV_FAILS=""
-	timeout 120 dpdk-testpmd --lcores '0@0,1@0' --no-pci --no-huge -m 512 \
-		--file-prefix "rig-peers-$$" \
-		--vdev "net_virtio_user0,path=$T/srv.sock,queues=1,server=1" -- \
-		--forward-mode=io --nb-cores=1 --total-num-mbufs=16384 --txd=256 --rxd=256 \
-		--stats-period 1 </dev/null >"$T/pmd.out" 2>&1 &
-	pmd_pid=$!
-	PIDS="$PIDS $pmd_pid"
-	for ((i = 0; i < 200; i++)); do
-		[ -S "$T/srv.sock" ] && break
-		sleep 0.05
-	done
+	pmd_start "$T/srv.sock" server=1
+	poll_until 200 "$PMD_PID" test -S "$T/srv.sock"
 	"$VHOST_DEV" --socket="$T/srv.sock" --connect --type=net --net=source --frames=$n \
 		>"$T/srv.out" 2>"$T/srv.err" &
 	dev_pid=$!
 	PIDS="$PIDS $dev_pid"
-	for ((i = 0; i < 1200; i++)); do
-		grep -q '^net: mode=source' "$T/srv.out" 2>/dev/null && break
-		kill -0 "$dev_pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -INT "$pmd_pid" 2>/dev/null
-	wait "$pmd_pid" 2>/dev/null
-	forget_pid "$pmd_pid"
+	poll_until 1200 "$dev_pid" grep -q '^net: mode=source' "$T/srv.out" 2>/dev/null
+	pmd_stop
 	stop_dev "$dev_pid"
-	rm -rf "/var/run/dpdk/rig-peers-$$"
 	grep -q "^net: mode=source rx=$n tx=$n returned=$n dropped=0 bad=0 " "$T/srv.out" ||
 		why+=("backend: $(grep '^net:' "$T/srv.out" | tail -n 1)" "$(head -n 3 "$T/srv.err")")
 	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS")

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test guest (a Linux kernel and initramfs under QEMU TCG): built once
+# into $GUEST_DIR, booted with its console in $T (tests/lib/vhost-dev.sh).
+# Used by tests/peers/run.sh and bench/vhost-guest.sh, from the top of the
+# tree.
+
+# guest_ready: 0 if the guest can boot here, else 1 with GUEST_WHY set.
+GUEST_OK=""
+guest_ready() {
+	local out
+	[ -n "$GUEST_OK" ] && { [ "$GUEST_OK" = yes ]; return; }
+	GUEST_OK=no
+	if ! command -v qemu-system-x86_64 >/dev/null; then
+		GUEST_WHY="no qemu-system-x86_64 (apt-get install qemu-system-x86)"
+		return 1
+	fi
+	QBOOT=/usr/share/qemu/qboot.rom
+	if [ ! -f "$QBOOT" ]; then
+		GUEST_WHY="no $QBOOT (apt-get install qemu-system-data)"
+		return 1
+	fi
+	out=$(tests/peers/guest-build.sh "$GUEST_DIR" 2>&1)
+	case $? in
+	0) ;;
+	77) GUEST_WHY=$(head -n 1 <<<"$out"); return 1 ;;
+	*) GUEST_WHY="guest-build.sh failed: $(tail -n 1 <<<"$out")"; return 1 ;;
+	esac
+	if ! cc -O2 -o "$T/guest_io" tests/peers/guest_io.c; then
+		GUEST_WHY="cannot build the host's guest_io"
+		return 1
+	fi
+	GUEST_OK=yes
+}
+
+# boot NAME CMDLINE QEMU-ARGS...: boot the guest, its console in
+# $T/NAME.console; sets RESULT (the RIG-RESULT line) and BOOT_S.
+boot() {
+	local name=$1 cmdline=$2 t0 t1 bios=(-bios "$QBOOT")
+	shift 2
+	[ "${SEABIOS:-}" = 1 ] && bios=()
+	t0=$(date +%s%N)
+	timeout 90 qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nographic -no-reboot \
+		"${bios[@]}" -object memory-backend-memfd,id=mem,size=256M,share=on \
+		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz" \
+		-initrd "$GUEST_DIR/initramfs.gz" \
+		-append "console=ttyS0 quiet panic=-1 $cmdline" "$@" \
+		</dev/null >"$T/$name.console" 2>&1
+	BOOT_RC=$?
+	t1=$(date +%s%N)
+	BOOT_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+	RESULT=$(grep -ao 'RIG-RESULT.*' "$T/$name.console" | tr -d '\r' | tail -n 1)
+}
+
+# field NAME: NAME's value in the RIG-RESULT line.
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $RESULT"; }
