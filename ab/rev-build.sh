@@ -12,7 +12,8 @@ set -u
 [ $# -ge 3 ] || { echo "usage: ab/rev-build.sh DEST REV TARGET..." >&2; exit 2; }
 dest=$1 rev=$2
 shift 2
-die() { echo "rev-build: $*" >&2; exit 3; }
+DIE_PREFIX=rev-build DIE_STATUS=3
+. "$(dirname "$0")/../tests/lib/die.sh"
 top=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || die "not in a git repository"
 rm -rf "$dest" && mkdir -p "$dest" || die "cannot create $dest"
 if [ "$rev" = worktree ]; then

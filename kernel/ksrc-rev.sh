@@ -14,7 +14,8 @@ set -u
 [ $# -eq 3 ] || { echo "usage: kernel/ksrc-rev.sh TREE REV DEST" >&2; exit 2; }
 tree=$1 rev=$2 dest=$3
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
-die() { echo "ksrc-rev: $*" >&2; exit 1; }
+DIE_PREFIX=ksrc-rev DIE_STATUS=1
+. "$here/../tests/lib/die.sh"
 top=$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null) ||
 	die "$tree is not a git work tree (for two trees without git: KSRC_BASE=DIR KSRC=DIR)"
 if [ "$rev" = worktree ]; then
