@@ -36,7 +36,7 @@ ALL_LDFLAGS = -pthread $(LDFLAGS)
 # the compiler, CFLAGS, and for each side the tree its ring code comes from,
 # that tree's git describe and a hash of the ring files compiled
 # (kernel/ring-id.sh).  KSRC_GUEST_FILES and KSRC_HOST_FILES are a kernel
-# tree's (kernel/ksrc-build.mk).  Only harness/harness.o depends on
+# tree's (kernel/ksrc-build.mk).  Only harness/cli.o depends on
 # .rig-ring-id, rewritten when that changes.
 BUILD_CC := $(shell $(CC) --version 2>/dev/null | head -n 1)
 RIG_GUEST_FILES := virtio_ring.c linux/virtio.h linux/virtio_ring.h
@@ -49,8 +49,8 @@ RIG_RING_ID := .rig-ring-id
 $(RIG_RING_ID): FORCE
 	$(Q)echo $(call shell-quote,$(RIG_GUEST_SRC) $(RIG_HOST_SRC)) | cmp -s - $@ || \
 		echo $(call shell-quote,$(RIG_GUEST_SRC) $(RIG_HOST_SRC)) >$@
-harness/harness.o: $(RIG_RING_ID)
-harness/harness.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
+harness/cli.o: $(RIG_RING_ID)
+harness/cli.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
 	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"' \
 	-DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"' \
 	-DRIG_GUEST_SRC=$(call shell-quote,$(RIG_GUEST_SRC)) \

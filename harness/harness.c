@@ -14,39 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <linux/virtio_config.h>
-#include <linux/vringh.h>
-#include <linux/uaccess.h>
-
 #include "harness/harness.h"
-
-#ifndef RIG_BUILD_CC
-#define RIG_BUILD_CC "unknown compiler"
-#endif
-#ifndef RIG_BUILD_CFLAGS
-#define RIG_BUILD_CFLAGS "unknown"
-#endif
-#ifndef RIG_GUEST_IMPL
-#define RIG_GUEST_IMPL "rig"
-#endif
-#ifndef RIG_HOST_IMPL
-#define RIG_HOST_IMPL "rig"
-#endif
-#ifndef RIG_GUEST_SRC
-#define RIG_GUEST_SRC { "unknown", "", "unknown" }
-#endif
-#ifndef RIG_HOST_SRC
-#define RIG_HOST_SRC { "unknown", "", "unknown" }
-#endif
-
-/* Where a side's ring code came from (kernel/ring-id.sh writes these). */
-struct rig_ring_src {
-	const char *tree;	/* the tree's path */
-	const char *describe;	/* its git describe, or "" */
-	const char *files;	/* a hash of the ring files compiled */
-};
-static const struct rig_ring_src guest_src = RIG_GUEST_SRC;
-static const struct rig_ring_src host_src = RIG_HOST_SRC;
 
 void rig_check_failed(const char *file, int line, const char *cond)
 {
@@ -105,125 +73,6 @@ bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
 		return false;
 	*out = v;
 	return true;
-}
-
-const char *rig_guest_impl(void)
-{
-	return RIG_GUEST_IMPL;
-}
-
-const char *rig_host_impl(void)
-{
-	return RIG_HOST_IMPL;
-}
-
-static void print_src(const char *side, const struct rig_ring_src *src)
-{
-	printf("%s from %s (%s%sring files %s)", side, src->tree,
-	       src->describe, *src->describe ? ", " : "", src->files);
-}
-
-void rig_print_version(const char *prog)
-{
-	printf("%s: built by %s with CFLAGS=%s; guest ring code: %s, host ring code: %s; ",
-	       prog, RIG_BUILD_CC, RIG_BUILD_CFLAGS, RIG_GUEST_IMPL,
-	       RIG_HOST_IMPL);
-	print_src("guest", &guest_src);
-	printf(", ");
-	print_src("host", &host_src);
-	putchar('\n');
-}
-
-static void json_quoted(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-/* , "KEY": {"tree", "describe" (null when not known), "files"} */
-static void json_src(const char *key, const struct rig_ring_src *src)
-{
-	printf(", ");
-	json_quoted(key);
-	printf(": {\"tree\": ");
-	json_quoted(src->tree);
-	printf(", \"describe\": ");
-	if (*src->describe)
-		json_quoted(src->describe);
-	else
-		printf("null");
-	printf(", \"files\": ");
-	json_quoted(src->files);
-	putchar('}');
-}
-
-void rig_json_begin(const char *prog)
-{
-	printf("{\"program\": ");
-	json_quoted(prog);
-	printf(", \"build\": {\"cc\": ");
-	json_quoted(RIG_BUILD_CC);
-	printf(", \"cflags\": ");
-	json_quoted(RIG_BUILD_CFLAGS);
-	printf(", \"guest\": ");
-	json_quoted(RIG_GUEST_IMPL);
-	printf(", \"host\": ");
-	json_quoted(RIG_HOST_IMPL);
-	json_src("guest_src", &guest_src);
-	json_src("host_src", &host_src);
-	putchar('}');
-}
-
-void rig_json_num(const char *key, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf(", ");
-	json_quoted(key);
-	printf(": ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-}
-
-void rig_json_str(const char *key, const char *value)
-{
-	printf(", ");
-	json_quoted(key);
-	printf(": ");
-	json_quoted(value);
-}
-
-static const char *json_bool(bool b)
-{
-	return b ? "true" : "false";
-}
-
-void rig_json_features(u64 f)
-{
-	rig_json_str("ring", f & (1ULL << VIRTIO_F_RING_PACKED) ? "packed" : "split");
-	rig_json_num("indirect", "%s",
-		     json_bool(f & (1ULL << VIRTIO_RING_F_INDIRECT_DESC)));
-	rig_json_num("event_idx", "%s",
-		     json_bool(f & (1ULL << VIRTIO_RING_F_EVENT_IDX)));
-	rig_json_num("virtio_1", "%s", json_bool(f & (1ULL << VIRTIO_F_VERSION_1)));
-	rig_json_num("in_order", "%s", json_bool(f & (1ULL << VIRTIO_F_IN_ORDER)));
-}
-
-void rig_json_end(void)
-{
-	printf("}\n");
-	fflush(stdout);
 }
 
 int rig_cpus_allowed(void)
@@ -400,32 +249,5 @@ bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms)
 	if (n == 0)
 		return false;
 	rig_chan_wait(c);
-	return true;
-}
-
-static struct {
-	uint64_t start, end;	/* guest addresses [start, end) */
-	uint64_t offset;	/* host = guest + offset (mod 2^64) */
-	bool slow;
-} user_map;
-
-void rig_user_map(const void *guest, void *host, size_t size, bool slow)
-{
-	user_map.start = (uintptr_t)guest;
-	user_map.end = (uintptr_t)guest + size;
-	user_map.offset = (uintptr_t)host - (uintptr_t)guest;
-	user_map.slow = slow;
-	__user_addr_min = host;
-	__user_addr_max = (char *)host + size;
-}
-
-bool rig_getrange(struct vringh *vrh __attribute__((unused)), uint64_t addr,
-		  struct vringh_range *r)
-{
-	if (addr < user_map.start || addr >= user_map.end)
-		return false;
-	r->start = user_map.slow ? addr : user_map.start;
-	r->end_incl = user_map.slow ? addr : user_map.end - 1;
-	r->offset = user_map.offset;
 	return true;
 }

@@ -3,16 +3,19 @@
  * What every rig program needs and none should write twice.  One header,
  * five files behind it (HARNESS_OBJS in the Makefile), one idea each:
  *
- *   harness.c  checks that stop with a location, number parsing, build
- *              information, CPU choice and pinning, shared memory mapped at
- *              two addresses, notification channels, the guest-address
- *              translation a vringh getrange callback performs;
+ *   harness.c  checks that stop with a location, number parsing, CPU
+ *              choice and pinning, shared memory mapped at two addresses,
+ *              notification channels;
  *   cli.c      the command line: exit statuses, usage errors, SKIPs,
- *              progress on a terminal, Ctrl-C;
+ *              progress on a terminal, Ctrl-C; and what a program prints
+ *              about itself: --version (the build, which ring code is
+ *              linked, from which trees) and --json;
  *   queue.c    a device struct, a split or packed queue made with the
  *              linked driver (the rig's or a kernel tree's), and what the
  *              linked ring code can do (SKIP unless it can);
- *   host.c     the ring as the host sees it, and vringh on that ring;
+ *   host.c     the host's view of guest memory (the "user" window and the
+ *              guest-address translation of a vringh getrange callback),
+ *              the ring as the host sees it there, and vringh on that ring;
  *   mockdev.c  a device played by hand, step by step (see mockdev.h).
  *
  * Programs include this after the kernel API headers; nothing here reaches
@@ -62,38 +65,6 @@ void rig_die(const char *fmt, ...)
  */
 bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
 		     unsigned long *out);
-
-/*
- * For --version: "PROG: built by CC with CFLAGS=...; guest ring code: rig,
- * host ring code: kernel; guest from TREE (DESCRIBE, ring files HASH),
- * host from TREE (...)", one line: the tree each side's ring code came
- * from, its git describe when known and a hash of the ring files compiled.
- */
-void rig_print_version(const char *prog);
-
-/*
- * --json: a run's results as one JSON object, on one line of stdout, in
- * place of the text lines.  rig_json_begin() opens it with "program" and
- * "build": {"cc", "cflags", "guest", "host", "guest_src", "host_src"}
- * (what --version says; each _src is {"tree", "describe", "files"});
- * rig_json_num() adds "KEY": VALUE, VALUE printed by the format (a number,
- * true or false); rig_json_str() adds a string; rig_json_end() closes it.
- */
-void rig_json_begin(const char *prog);
-void rig_json_num(const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void rig_json_str(const char *key, const char *value);
-void rig_json_end(void);
-/*
- * The ring's negotiated @features as every program reports them: "ring"
- * ("split" or "packed"), then "indirect", "event_idx", "virtio_1" and
- * "in_order" (true or false).
- */
-void rig_json_features(u64 features);
-
-/* Which ring implementations this binary was linked with. */
-const char *rig_guest_impl(void);
-const char *rig_host_impl(void);
 
 /* Number of CPUs this process may run on. */
 int rig_cpus_allowed(void);
@@ -146,19 +117,6 @@ void rig_chan_wait(struct rig_chan *c);
  * nothing swallowed.
  */
 bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms);
-
-/*
- * Guest-address translation for the vringh _user accessors.  After
- * rig_user_map(), the "user" window is the host view [host, host + size),
- * and rig_getrange() maps guest addresses [guest, guest + size) onto it.
- * With @slow every range it hands out is a single byte, so vringh must split
- * each descriptor into one iovec per byte.
- */
-struct vringh;
-struct vringh_range;
-
-void rig_user_map(const void *guest, void *host, size_t size, bool slow);
-bool rig_getrange(struct vringh *vrh, uint64_t addr, struct vringh_range *r);
 
 /*
  * ---- The command line (cli.c) ----
@@ -249,6 +207,40 @@ void rig_progress_init(struct rig_progress *p, const char *unit,
 void rig_progress_show(struct rig_progress *p, unsigned long done);
 void rig_progress_end(struct rig_progress *p);
 
+/* What a program prints about its build and its results. */
+
+/*
+ * For --version: "PROG: built by CC with CFLAGS=...; guest ring code: rig,
+ * host ring code: kernel; guest from TREE (DESCRIBE, ring files HASH),
+ * host from TREE (...)", one line: the tree each side's ring code came
+ * from, its git describe when known and a hash of the ring files compiled.
+ */
+void rig_print_version(const char *prog);
+
+/*
+ * --json: a run's results as one JSON object, on one line of stdout, in
+ * place of the text lines.  rig_json_begin() opens it with "program" and
+ * "build": {"cc", "cflags", "guest", "host", "guest_src", "host_src"}
+ * (what --version says; each _src is {"tree", "describe", "files"});
+ * rig_json_num() adds "KEY": VALUE, VALUE printed by the format (a number,
+ * true or false); rig_json_str() adds a string; rig_json_end() closes it.
+ */
+void rig_json_begin(const char *prog);
+void rig_json_num(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rig_json_str(const char *key, const char *value);
+void rig_json_end(void);
+/*
+ * The ring's negotiated @features as every program reports them: "ring"
+ * ("split" or "packed"), then "indirect", "event_idx", "virtio_1" and
+ * "in_order" (true or false).
+ */
+void rig_json_features(u64 features);
+
+/* Which ring implementations this binary was linked with. */
+const char *rig_guest_impl(void);
+const char *rig_host_impl(void);
+
 /*
  * ---- Devices and queues (queue.c) ----
  */
@@ -319,9 +311,22 @@ bool rig_guest_keeps_in_order(void);
 void rig_require_packed_host(const char *opt);
 void rig_require_in_order(const char *opt, bool host);
 
+/* ---- The host's side of a queue (host.c) ---- */
+
 /*
- * ---- The host's side of a queue (host.c) ----
- *
+ * Guest-address translation for the vringh _user accessors.  After
+ * rig_user_map(), the "user" window is the host view [host, host + size),
+ * and rig_getrange() maps guest addresses [guest, guest + size) onto it.
+ * With @slow every range it hands out is a single byte, so vringh must split
+ * each descriptor into one iovec per byte.
+ */
+struct vringh;
+struct vringh_range;
+
+void rig_user_map(const void *guest, void *host, size_t size, bool slow);
+bool rig_getrange(struct vringh *vrh, uint64_t addr, struct vringh_range *r);
+
+/*
  * @guest's ring as the host's _user accessors reach it: through @shm's
  * host mapping when the ring is in @shm, else (a kernel driver's packed
  * ring) at the same addresses, the "user" window widened to take them in.
@@ -336,7 +341,6 @@ void rig_ring_host_view(struct rig_ring *host, const struct rig_ring *guest,
  * for a packed ring without a packed vringh.  rig_vringh_cleanup() frees
  * what a packed vringh allocated (a split one allocates nothing).
  */
-struct vringh;
 int rig_vringh_init_user(struct vringh *vrh, u64 features,
 			 const struct rig_ring *ring);
 int rig_vringh_init_kern(struct vringh *vrh, u64 features,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The host's side of a queue: the ring as the host's _user accessors reach
- * it, and vringh on that ring (split, or packed with the rig's vringh).
- * See harness.h.
+ * The host's side of a queue: its view of guest memory (the "user" window
+ * the _user accessors reach, and the guest-address translation of a
+ * getrange callback), the ring in that view, and vringh on that ring
+ * (split, or packed with the rig's vringh).  See harness.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,35 @@
 #include <linux/uaccess.h>
 
 #include "harness/harness.h"
+
+/* ---- The host's view of guest memory ---- */
+
+static struct {
+	uint64_t start, end;	/* guest addresses [start, end) */
+	uint64_t offset;	/* host = guest + offset (mod 2^64) */
+	bool slow;
+} user_map;
+
+void rig_user_map(const void *guest, void *host, size_t size, bool slow)
+{
+	user_map.start = (uintptr_t)guest;
+	user_map.end = (uintptr_t)guest + size;
+	user_map.offset = (uintptr_t)host - (uintptr_t)guest;
+	user_map.slow = slow;
+	__user_addr_min = host;
+	__user_addr_max = (char *)host + size;
+}
+
+bool rig_getrange(struct vringh *vrh __attribute__((unused)), uint64_t addr,
+		  struct vringh_range *r)
+{
+	if (addr < user_map.start || addr >= user_map.end)
+		return false;
+	r->start = user_map.slow ? addr : user_map.start;
+	r->end_incl = user_map.slow ? addr : user_map.end - 1;
+	r->offset = user_map.offset;
+	return true;
+}
 
 /* @p (a guest address) in @shm's host mapping, or NULL if not in @shm. */
 static void *host_addr(const struct rig_shm *shm, const void *p)

@@ -3,7 +3,7 @@
 #
 # kernel/ring-id.sh TREE FILE...: what names the ring code a build compiles
 # from TREE (the rig's source tree or a kernel tree), as a C initializer
-# for struct rig_ring_src (harness/harness.c):
+# for struct rig_ring_src (harness/cli.c):
 #   { "TREE", "DESCRIBE", "HASH" }
 # DESCRIBE is TREE/.rig-describe when there is one (ab/ab.sh and
 # ab/ksrc-rev.sh write it into the trees they export from git), else
