@@ -825,23 +825,38 @@ void vub_init(struct vub *vub, const struct vub_device *dev)
 	}
 }
 
-int vub_listen(struct vub *vub, const struct vub_device *dev, const char *path)
+/* vub_init(), then a socket for @path, its address in @sa: the fd, or -errno. */
+static int vub_socket(struct vub *vub, const struct vub_device *dev, const char *path,
+		      struct sockaddr_un *sa)
 {
-	struct sockaddr_un sa;
-	int fd, err = vub_addr(&sa, path);
+	int fd, err = vub_addr(sa, path);
 
 	vub_init(vub, dev);
 	if (err)
 		return err;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+/* After a failed call on @fd: close it, and return that call's -errno. */
+static int vub_socket_failed(int fd)
+{
+	int err = -errno;
+
+	close(fd);
+	return err;
+}
+
+int vub_listen(struct vub *vub, const struct vub_device *dev, const char *path)
+{
+	struct sockaddr_un sa;
+	int fd = vub_socket(vub, dev, path, &sa);
+
 	if (fd < 0)
-		return -errno;
+		return fd;
 	unlink(path);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1)) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1))
+		return vub_socket_failed(fd);
 	vub->listen_fd = fd;
 	return 0;
 }
@@ -849,19 +864,12 @@ int vub_listen(struct vub *vub, const struct vub_device *dev, const char *path)
 int vub_connect(struct vub *vub, const struct vub_device *dev, const char *path)
 {
 	struct sockaddr_un sa;
-	int fd, err = vub_addr(&sa, path);
+	int fd = vub_socket(vub, dev, path, &sa);
 
-	vub_init(vub, dev);
-	if (err)
-		return err;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
+		return fd;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		return vub_socket_failed(fd);
 	vub->conn_fd = fd;
 	return 0;
 }
