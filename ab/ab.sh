@@ -33,12 +33,7 @@
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-usage() {
-	echo "ab: $*" >&2
-	echo "try 'ab/ab.sh -h'" >&2
-	exit 2
-}
-DIE_PREFIX=ab DIE_STATUS=3
+DIE_PREFIX=ab DIE_STATUS=3 USAGE_HELP=ab/ab.sh
 . "$here/../tests/lib/die.sh"
 
 compare=

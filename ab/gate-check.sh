@@ -27,12 +27,7 @@
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
-usage() {
-	echo "gate-check: $*" >&2
-	echo "try 'ab/gate-check.sh -h'" >&2
-	exit 2
-}
-DIE_PREFIX=gate-check DIE_STATUS=3
+DIE_PREFIX=gate-check DIE_STATUS=3 USAGE_HELP=ab/gate-check.sh
 . "$here/../tests/lib/die.sh"
 
 runs=10 steps=180

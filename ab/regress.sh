@@ -55,12 +55,7 @@
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
-usage() {
-	echo "regress: $*" >&2
-	echo "try 'ab/regress.sh -h'" >&2
-	exit 2
-}
-DIE_PREFIX=regress DIE_STATUS=3
+DIE_PREFIX=regress DIE_STATUS=3 USAGE_HELP=ab/regress.sh
 . "$here/../tests/lib/die.sh"
 # pct NAME VALUE: a percentage, 0 to 1000.
 pct() {

@@ -40,15 +40,8 @@
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
-usage() {
-	echo "series: $*" >&2
-	echo "try 'ab/series.sh -h'" >&2
-	exit 2
-}
-die() {
-	echo "series: $*" >&2
-	exit 3
-}
+DIE_PREFIX=series DIE_STATUS=3 USAGE_HELP=ab/series.sh
+. "$here/../tests/lib/die.sh"
 
 . "$here/lib.sh"
 ksrc= pairing=kernel/kernel pairs=51 adds=100000 ipct=0.25 whole= json= plot=

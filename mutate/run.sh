@@ -32,15 +32,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
 top=$(cd "$here/.." && pwd) || exit 3
-usage() {
-	echo "mutate: $*" >&2
-	echo "try 'mutate/run.sh -h'" >&2
-	exit 2
-}
-die() {
-	echo "mutate: $*" >&2
-	exit 3
-}
+DIE_PREFIX=mutate DIE_STATUS=3 USAGE_HELP=mutate/run.sh
+. "$here/../tests/lib/die.sh"
 seconds() {
 	case $2 in
 	'' | 0* | *[!0-9]*) usage "-$1: '$2' is not a positive number of seconds" ;;
