@@ -36,11 +36,8 @@ set_pairing() {
 }
 
 grind_setup() {
-	grind_name=$1
-	die() {
-		echo "$grind_name: $*" >&2
-		exit 1
-	}
+	DIE_PREFIX=$1 DIE_STATUS=1
+	. "$here/../tests/lib/die.sh"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-$1.XXXXXX") || exit 1
 	trap 'rm -rf "$tmp"' EXIT
 	trap 'exit 130' HUP INT TERM

@@ -32,18 +32,24 @@ series | regress | all) ;;
 esac
 want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 failed=0
-pass() { echo "PASS: series/$1"; }
-fail() {
-	echo "FAIL: series/$1"
-	[ -s "$tmp/err" ] && tail -n 30 "$tmp/err" | sed 's/^/  | /' >&2
-	failed=1
+CHECK_PREFIX=series/
+. "$top/tests/lib/result.sh"
+# check NAME: PASS if the command just before succeeded, else FAIL with
+# the end of what it said on stderr.
+check() {
+	if [ $? -eq 0 ]; then
+		pass "$1"
+	else
+		fail "$1"
+		[ -s "$tmp/err" ] && tail -n 30 "$tmp/err" | sed 's/^/  | /' >&2
+	fi
 }
-check() { if [ $? -eq 0 ]; then pass "$1"; else fail "$1"; fi; }
-skip() { echo "SKIP: series/$1: $2"; exit 0; }
+# skip_all NAME REASON: nothing here can run.
+skip_all() { skip "$1" "$2"; exit 0; }
 
 command -v valgrind >/dev/null 2>&1 ||
-	skip "kernel series" "valgrind is not installed (apt-get install valgrind)"
-command -v git >/dev/null 2>&1 || skip "kernel series" "git is not installed"
+	skip_all "kernel series" "valgrind is not installed (apt-get install valgrind)"
+command -v git >/dev/null 2>&1 || skip_all "kernel series" "git is not installed"
 k=
 for d in ${RIG_KSRC_6_12:-} "$top/build-ksrc/linux-source-6.12" /work/ksrc/linux-source-6.12; do
 	[ -f "$d/drivers/virtio/virtio_ring.c" ] && { k=$d; break; }
@@ -52,7 +58,7 @@ if [ -z "$k" ] && [ -r /usr/src/linux-source-6.12.tar.xz ]; then
 	k=$("$top/kernel/fetch-ksrc.sh" /usr/src/linux-source-6.12.tar.xz \
 		"$top/build-ksrc/linux-source-6.12") || k=
 fi
-[ -n "$k" ] || skip "kernel series" "no linux-source-6.12 (apt-get install linux-source-6.12)"
+[ -n "$k" ] || skip_all "kernel series" "no linux-source-6.12 (apt-get install linux-source-6.12)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-test.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
