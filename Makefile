@@ -26,6 +26,7 @@ PROGS += tests/mockdev
 PROGS += tests/dma
 PROGS += tests/resize
 PROGS += tests/kmem_misuse
+PROGS += tests/iotlb
 PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost-user/wire.o
 PROGS += tests/vhost_hostile
@@ -46,7 +47,8 @@ vhost_test-objs := vhost-user/vhost_test_requests.o vhost-user/vhost_test_tortur
 # side (guest) and the device side (host) of the ring, and the linux/
 # shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk).
 HARNESS_OBJS := $(addprefix harness/,harness.o cli.o queue.o host.o mockdev.o)
-RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o
+RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o \
+	linux/uio.o linux/vhost_iotlb.o
 
 # Stand-alone tools: NAME.c with libc and libm only.
 TOOLS += stats

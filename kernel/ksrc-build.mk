@@ -19,7 +19,8 @@ $(foreach h,$(filter-out $(ksrc-headers),virtio.h virtio_ring.h vringh.h),\
 	$(shell rm -f ksrc/include/linux/$(h)))
 $(foreach h,$(ksrc-headers),\
 	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(h)))
-RIG_INCLUDES := -Iksrc/include
+# The kernel's vringh with its IOTLB accessors (linux/vhost_iotlb.h is ours).
+RIG_INCLUDES := -Iksrc/include $(if $(filter kernel,$(HOST)),-DCONFIG_VHOST_IOTLB=1)
 
 # The files of each side this build reads from $(KSRC) (kernel/ksrc-files):
 # what --version's hash covers (rules.mk).

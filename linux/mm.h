@@ -14,5 +14,11 @@ struct page;
 #define page_to_phys(page)	((phys_addr_t)(unsigned long)(page))
 #define virt_to_phys(p)		((phys_addr_t)(unsigned long)(p))
 #define phys_to_virt(a)		((void *)(unsigned long)(a))
+#define pfn_to_page(pfn)	((struct page *)((unsigned long)(pfn) << PAGE_SHIFT))
+/* Every page is mapped: a local or atomic mapping is its address. */
+#define kmap_local_page(page)	page_address(page)
+#define kunmap_local(addr)	((void)(addr))
+#define kmap_atomic(page)	page_address(page)
+#define kunmap_atomic(addr)	((void)(addr))
 
 #endif /* _LINUX_MM_H */

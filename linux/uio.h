@@ -1,13 +1,64 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iovec pieces, and the iov_iter that walks a list of them (user iovecs,
+ * or pieces of pages: struct bio_vec) to copy data in or out, as far as
+ * ring code uses it (vringh's IOTLB accessors).  Memory is all one
+ * address space: a user iovec's base is an ordinary pointer.
+ */
 #ifndef _LINUX_UIO_H
 #define _LINUX_UIO_H
 
 #include <sys/uio.h>
 #include <linux/types.h>
+#include <linux/bvec.h>
 
 struct kvec {
 	void *iov_base;
 	size_t iov_len;
 };
+
+/* The direction: data goes out of the iter's memory, or into it. */
+#define ITER_SOURCE	1
+#define ITER_DEST	0
+
+struct iov_iter {
+	bool bvec_kind;
+	const struct iovec *iov;
+	const struct bio_vec *bvec;
+	unsigned long nr_segs;
+	size_t count;		/* bytes left */
+};
+
+static inline void iov_iter_init(struct iov_iter *i, unsigned int direction,
+				 const struct iovec *iov, unsigned long nr_segs,
+				 size_t count)
+{
+	(void)direction;
+	*i = (struct iov_iter){ false, iov, NULL, nr_segs, count };
+}
+
+static inline void iov_iter_bvec(struct iov_iter *i, unsigned int direction,
+				 const struct bio_vec *bvec,
+				 unsigned long nr_segs, size_t count)
+{
+	(void)direction;
+	*i = (struct iov_iter){ true, NULL, bvec, nr_segs, count };
+}
+
+/* Copy @bytes between @buf and the iter's pieces (@to_iter: into them). */
+size_t rig_iov_iter_copy(void *buf, size_t bytes, struct iov_iter *i,
+			 bool to_iter);
+
+static inline size_t copy_from_iter(void *addr, size_t bytes,
+				    struct iov_iter *i)
+{
+	return rig_iov_iter_copy(addr, bytes, i, false);
+}
+
+static inline size_t copy_to_iter(const void *addr, size_t bytes,
+				  struct iov_iter *i)
+{
+	return rig_iov_iter_copy((void *)addr, bytes, i, true);
+}
 
 #endif /* _LINUX_UIO_H */

@@ -423,6 +423,7 @@ valgrind_checks() {
 	case_checks tests/mockdev "valgrind mockdev" "${VALGRIND[@]}"
 	case_checks tests/dma "valgrind dma" "${VALGRIND[@]}"
 	case_checks tests/resize "valgrind resize" "${VALGRIND[@]}"
+	case_checks tests/iotlb "valgrind iotlb" "${VALGRIND[@]}"
 }
 
 # Each fuzz target replays its corpus, then fuzzes a fixed number of runs
@@ -469,6 +470,7 @@ ring_checks() {
 	case_checks tests/mockdev mockdev
 	case_checks tests/dma dma
 	case_checks tests/resize resize
+	case_checks tests/iotlb iotlb
 }
 
 # Real drivers against vhost_dev (our vhost-user backend): a hostile

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vringh's IOTLB accessors (what vdpa_sim uses): the ring and its buffers
+ * are at I/O addresses, which vringh translates through a vhost_iotlb at
+ * every access.  The translation here splits: each I/O page is its own
+ * map, onto memory pages in reverse order, so anything longer than a page
+ * is pieces in a different order in memory (and more than the 16 pieces
+ * vringh translates at a time, for one buffer); and it refuses: a hole (no
+ * map) and a read-only page.  The cases check that a chain and an indirect
+ * table across pages are read whole, that pulled and pushed bytes land
+ * where the translation says, that the used entry is written through it,
+ * and that a buffer in the hole, or a device-writable one in the
+ * read-only page, is refused with an error.  Against any vringh: one
+ * without the accessors (the rig's) is a SKIP saying so.
+ *
+ * Usage: iotlb --list | iotlb CASE | iotlb -h.  Exit 0: vringh did it;
+ * 1: it did not; 2: usage error; 77: SKIP.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/virtio.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ring.h>
+#include <linux/vringh.h>
+#include <linux/uaccess.h>
+
+#include "harness/harness.h"
+
+static const char *this_case;
+
+#ifdef RIG_VRINGH_INIT_IOTLB_ARGS
+#include <linux/vhost_iotlb.h>
+
+#define PAGES		32
+#define RW_PAGES	30		/* I/O pages 0..29: read-write */
+#define HOLE_PAGE	30		/* no map */
+#define RO_PAGE		31		/* read-only */
+#define IOVA		0x40000000ULL	/* where the I/O address space starts */
+#define RING_SIZE	16
+#define OFF_TABLE	(2 * PAGE_SIZE - 48)	/* a table across a page end */
+
+static char *mem;			/* PAGES pages */
+static struct vhost_iotlb iotlb;
+static spinlock_t iotlb_lock;
+static struct vringh vrh;
+static struct vring gvr;		/* I/O addresses */
+
+/* The memory behind I/O address @io (it must be mapped). */
+static void *mem_at(u64 io)
+{
+	u64 page = (io - IOVA) / PAGE_SIZE;
+
+	CHECK(io >= IOVA && page < PAGES);
+	return mem + (PAGES - 1 - page) * PAGE_SIZE + (io - IOVA) % PAGE_SIZE;
+}
+
+/* Write/read @len bytes at I/O address @io, piece by piece. */
+static void io_write(u64 io, const void *src, size_t len)
+{
+	while (len) {
+		size_t n = min_t(size_t, len, PAGE_SIZE - (io - IOVA) % PAGE_SIZE);
+
+		memcpy(mem_at(io), src, n);
+		io += n;
+		src = (const char *)src + n;
+		len -= n;
+	}
+}
+
+static void io_read(u64 io, void *dst, size_t len)
+{
+	while (len) {
+		size_t n = min_t(size_t, len, PAGE_SIZE - (io - IOVA) % PAGE_SIZE);
+
+		memcpy(dst, mem_at(io), n);
+		io += n;
+		dst = (char *)dst + n;
+		len -= n;
+	}
+}
+
+static void set_desc(unsigned int i, u64 table, u64 addr, u32 len, u16 flags,
+		     u16 next)
+{
+	struct vring_desc d = {
+		.addr = cpu_to_vringh64(&vrh, addr),
+		.len = cpu_to_vringh32(&vrh, len),
+		.flags = cpu_to_vringh16(&vrh, flags),
+		.next = cpu_to_vringh16(&vrh, next),
+	};
+
+	io_write(table + i * sizeof(d), &d, sizeof(d));
+}
+
+static void offer(u16 head)
+{
+	__virtio16 v;
+	u16 idx;
+
+	io_read((uintptr_t)&gvr.avail->idx, &v, sizeof(v));
+	idx = vringh16_to_cpu(&vrh, v);
+	v = cpu_to_vringh16(&vrh, head);
+	io_write((uintptr_t)&gvr.avail->ring[idx % RING_SIZE], &v, sizeof(v));
+	v = cpu_to_vringh16(&vrh, idx + 1);
+	io_write((uintptr_t)&gvr.avail->idx, &v, sizeof(v));
+}
+
+/* Fill @len bytes at @io with a pattern from @seed. */
+static void io_pattern(u64 io, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)(seed + i * 7 + i / 251);
+
+		io_write(io + i, &c, 1);
+	}
+}
+
+static bool pattern_is(const unsigned char *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != (unsigned char)(seed + i * 7 + i / 251))
+			return false;
+	return true;
+}
+
+static void setup(bool va)
+{
+	unsigned int i;
+	int err;
+
+	mem = aligned_alloc(PAGE_SIZE, PAGES * PAGE_SIZE);
+	CHECK(mem);
+	memset(mem, 0, PAGES * PAGE_SIZE);
+	vhost_iotlb_init(&iotlb, 0, 0);
+	for (i = 0; i < PAGES; i++) {
+		if (i == HOLE_PAGE)
+			continue;
+		CHECK(vhost_iotlb_add_range(&iotlb, IOVA + i * PAGE_SIZE,
+					    IOVA + (i + 1) * PAGE_SIZE - 1,
+					    (uintptr_t)mem_at(IOVA + i * PAGE_SIZE),
+					    i == RO_PAGE ? VHOST_MAP_RO : VHOST_MAP_RW) == 0);
+	}
+	spin_lock_init(&iotlb_lock);
+	/* With _va, what the map gives is a user address: this memory. */
+	__user_addr_min = mem;
+	__user_addr_max = mem + PAGES * PAGE_SIZE;
+	vring_init(&gvr, RING_SIZE, (void *)(uintptr_t)IOVA, PAGE_SIZE);
+#ifdef RIG_VRINGH_INIT_IOTLB_VA_ARGS
+	if (va)
+		err = vringh_init_iotlb_va(&vrh, 1ULL << VIRTIO_RING_F_INDIRECT_DESC,
+					   RING_SIZE, true, gvr.desc, gvr.avail,
+					   gvr.used);
+	else
+#else
+	if (va)
+		rig_skip("%s: linux/vringh.h declares no vringh_init_iotlb_va",
+			 this_case);
+#endif
+		err = vringh_init_iotlb(&vrh, 1ULL << VIRTIO_RING_F_INDIRECT_DESC,
+					RING_SIZE, true, gvr.desc, gvr.avail,
+					gvr.used);
+	CHECK(err == 0);
+	vringh_set_iotlb(&vrh, &iotlb, &iotlb_lock);
+}
+
+static void teardown(void)
+{
+	__user_addr_min = __user_addr_max = NULL;
+	free(mem);
+}
+
+/*
+ * Head 0: a 6000-byte out buffer from I/O page 2 (three pieces), then an
+ * indirect table across the end of page 1 holding a 21-page out buffer
+ * (more pieces than vringh translates at once) and a 5000-byte in
+ * buffer.  vringh reads the chain whole, the bytes pulled are the
+ * pattern, the bytes pushed land through the translation, and the used
+ * entry reads back through it.
+ */
+static int split(bool va)
+{
+	static unsigned char got[21 * PAGE_SIZE], push[5000];
+	u64 table = IOVA + OFF_TABLE;
+	u64 out1 = IOVA + 2 * PAGE_SIZE + 100, out2 = IOVA + 5 * PAGE_SIZE + 8;
+	u64 in = IOVA + 27 * PAGE_SIZE + 3000;
+	struct vringh_kiov riov, wiov;
+	struct vring_used_elem used;
+	__virtio16 idx;
+	ssize_t n;
+	u16 head;
+	int err;
+
+	setup(va);
+	io_pattern(out1, 6000, 1);
+	io_pattern(out2, 21 * PAGE_SIZE, 2);
+	set_desc(0, (uintptr_t)gvr.desc, out1, 6000, VRING_DESC_F_NEXT, 1);
+	set_desc(1, (uintptr_t)gvr.desc, table, 2 * sizeof(struct vring_desc),
+		 VRING_DESC_F_INDIRECT, 0);
+	set_desc(0, table, out2, 21 * PAGE_SIZE, VRING_DESC_F_NEXT, 1);
+	set_desc(1, table, in, sizeof(push), VRING_DESC_F_WRITE, 0);
+	offer(0);
+
+	vringh_kiov_init(&riov, NULL, 0);
+	vringh_kiov_init(&wiov, NULL, 0);
+	err = vringh_getdesc_iotlb(&vrh, &riov, &wiov, &head, GFP_KERNEL);
+	CHECKF(err == 1, "getdesc_iotlb returned %d", err);
+	CHECK(head == 0);
+	n = vringh_iov_pull_iotlb(&vrh, &riov, got, 6000);
+	CHECKF(n == 6000 && pattern_is(got, 6000, 1),
+	       "pulled %zd bytes of the first buffer, or not its bytes", n);
+	n = vringh_iov_pull_iotlb(&vrh, &riov, got, sizeof(got));
+	CHECKF(n == (ssize_t)sizeof(got) && pattern_is(got, sizeof(got), 2),
+	       "pulled %zd bytes of the 21-page buffer, or not its bytes", n);
+	memset(push, 0x5a, sizeof(push));
+	n = vringh_iov_push_iotlb(&vrh, &wiov, push, sizeof(push));
+	CHECKF(n == (ssize_t)sizeof(push), "pushed %zd bytes", n);
+	io_read(in, got, sizeof(push));
+	CHECK(!memcmp(got, push, sizeof(push)));
+	CHECK(vringh_complete_iotlb(&vrh, head, sizeof(push)) == 0);
+	io_read((uintptr_t)&gvr.used->idx, &idx, sizeof(idx));
+	io_read((uintptr_t)&gvr.used->ring[0], &used, sizeof(used));
+	CHECK(vringh16_to_cpu(&vrh, idx) == 1);
+	CHECK(vringh32_to_cpu(&vrh, used.id) == 0 &&
+	      vringh32_to_cpu(&vrh, used.len) == sizeof(push));
+	CHECK(vringh_need_notify_iotlb(&vrh) == 1);
+	vringh_kiov_cleanup(&riov);
+	vringh_kiov_cleanup(&wiov);
+	teardown();
+	return 0;
+}
+
+/* Take head 0 and transfer @len bytes: returns the pull or push result. */
+static ssize_t take_and_transfer(size_t len, bool write)
+{
+	static unsigned char buf[PAGE_SIZE];
+	struct vringh_kiov riov, wiov;
+	ssize_t n;
+	u16 head;
+	int err;
+
+	vringh_kiov_init(&riov, NULL, 0);
+	vringh_kiov_init(&wiov, NULL, 0);
+	err = vringh_getdesc_iotlb(&vrh, &riov, &wiov, &head, GFP_KERNEL);
+	if (err != 1) {
+		vringh_kiov_cleanup(&riov);
+		vringh_kiov_cleanup(&wiov);
+		return err < 0 ? err : -ENODATA;
+	}
+	n = write ? vringh_iov_push_iotlb(&vrh, &wiov, buf, len) :
+		    vringh_iov_pull_iotlb(&vrh, &riov, buf, len);
+	vringh_kiov_cleanup(&riov);
+	vringh_kiov_cleanup(&wiov);
+	return n;
+}
+
+/* First a good buffer (head 2, page 10), which must go through. */
+static void good_buffer_first(void)
+{
+	ssize_t n;
+
+	set_desc(2, (uintptr_t)gvr.desc, IOVA + 10 * PAGE_SIZE, 64, 0, 0);
+	offer(2);
+	n = take_and_transfer(64, false);
+	CHECKF(n == 64, "a good buffer: %zd", n);
+}
+
+/* A buffer that runs from the last read-write page into the hole. */
+static int refuses_hole(bool va)
+{
+	ssize_t n;
+
+	setup(va);
+	good_buffer_first();
+	set_desc(0, (uintptr_t)gvr.desc, IOVA + HOLE_PAGE * PAGE_SIZE - 16, 64,
+		 0, 0);
+	offer(0);
+	n = take_and_transfer(64, false);
+	CHECKF(n < 0, "a buffer into the unmapped page: %zd bytes pulled", n);
+	teardown();
+	return 0;
+}
+
+/* An indirect table in the hole. */
+static int refuses_table_in_hole(bool va)
+{
+	ssize_t n;
+
+	setup(va);
+	good_buffer_first();
+	set_desc(0, (uintptr_t)gvr.desc, IOVA + HOLE_PAGE * PAGE_SIZE,
+		 sizeof(struct vring_desc), VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	n = take_and_transfer(8, false);
+	CHECKF(n < 0, "an indirect table in the unmapped page: %zd", n);
+	teardown();
+	return 0;
+}
+
+/* The read-only page: read from, yes; written to, no. */
+static int refuses_readonly(bool va)
+{
+	ssize_t n;
+
+	setup(va);
+	set_desc(0, (uintptr_t)gvr.desc, IOVA + RO_PAGE * PAGE_SIZE, 64, 0, 0);
+	offer(0);
+	n = take_and_transfer(64, false);
+	CHECKF(n == 64, "pull from the read-only page: %zd", n);
+	set_desc(1, (uintptr_t)gvr.desc, IOVA + RO_PAGE * PAGE_SIZE, 64,
+		 VRING_DESC_F_WRITE, 0);
+	offer(1);
+	n = take_and_transfer(64, true);
+	CHECKF(n < 0, "push into the read-only page: %zd bytes", n);
+	teardown();
+	return 0;
+}
+#else
+static int no_iotlb(bool va __attribute__((unused)))
+{
+	rig_skip("%s: linux/vringh.h declares no vringh_init_iotlb (the %s vringh has no IOTLB accessors)",
+		 this_case, rig_host_impl());
+}
+#define split			no_iotlb
+#define refuses_hole		no_iotlb
+#define refuses_table_in_hole	no_iotlb
+#define refuses_readonly	no_iotlb
+#endif
+
+static int split_pages(void) { return split(false); }
+static int split_va(void) { return split(true); }
+static int hole(void) { return refuses_hole(false); }
+static int hole_va(void) { return refuses_hole(true); }
+static int table_hole(void) { return refuses_table_in_hole(false); }
+static int readonly(void) { return refuses_readonly(false); }
+static int readonly_va(void) { return refuses_readonly(true); }
+
+static const struct {
+	const char *name;
+	int (*run)(void);
+} cases[] = {
+	{ "split-across-pages", split_pages },
+	{ "split-across-pages-va", split_va },
+	{ "refuses-hole", hole },
+	{ "refuses-hole-va", hole_va },
+	{ "refuses-table-in-hole", table_hole },
+	{ "refuses-readonly", readonly },
+	{ "refuses-readonly-va", readonly_va },
+};
+
+static const char *case_name(unsigned int i)
+{
+	return cases[i].name;
+}
+
+int main(int argc, char *argv[])
+{
+	unsigned int i = rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+"Usage: iotlb --list | iotlb CASE\n"
+"Run one case of vringh's IOTLB accessors (--list names them).  Exit 0:\n"
+"vringh translated or refused as it must; 1: not; 2: usage error; 77:\n"
+"SKIP, the linked vringh has no IOTLB accessors.\n");
+
+	this_case = cases[i].name;
+	return cases[i].run();
+}
