@@ -35,20 +35,8 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 failed=0
 
-CHECK_PREFIX=bench/
+CHECK_PREFIX=bench/ SHOW_ON_FAIL="$tmp/out $tmp/err"
 . "$top/tests/lib/result.sh"
-# result NAME: PASS if the command just before succeeded, else FAIL, with
-# what the command printed on stderr.
-result() {
-	if [ $? -eq 0 ]; then
-		pass "$1"
-	else
-		fail "$1"
-		for f in "$tmp/out" "$tmp/err"; do
-			[ -s "$f" ] && sed 's/^/  | /' "$f" >&2
-		done
-	fi
-}
 
 # --- vring_bench -----------------------------------------------------------
 
@@ -65,10 +53,10 @@ if [ ! -x "$bench" ]; then
 else
 	"$bench" 1000 >"$tmp/out" 2>"$tmp/err"
 	bench_ok 1000
-	result "vring_bench 1000: two lines"
+	pass_if "vring_bench 1000: two lines"
 	"$bench" 010 >"$tmp/out" 2>"$tmp/err"
 	bench_ok 10
-	result "vring_bench 010: ten buffers (decimal, never octal)"
+	pass_if "vring_bench 010: ten buffers (decimal, never octal)"
 
 	# 70000 buffers: the 16-bit ring indices wrap at least once.
 	for o in "" "--no-indirect" "--no-eventidx" "--no-indirect --no-eventidx" \
@@ -82,23 +70,23 @@ else
 		# shellcheck disable=SC2086 # options are words
 		"$bench" $o 70000 >"$tmp/out" 2>"$tmp/err"
 		bench_ok 70000
-		result "vring_bench ${o:+$o }70000"
+		pass_if "vring_bench ${o:+$o }70000"
 	done
 
 	for o in -h --help; do
 		"$bench" $o >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		[ "$rc" -eq 0 ] && grep -q "^Usage: vring_bench" "$tmp/out" && [ ! -s "$tmp/err" ]
-		result "vring_bench $o"
+		pass_if "vring_bench $o"
 	done
 	"$bench" --version >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
 		grep -q "^vring_bench: built by .* with CFLAGS=" "$tmp/out"
-	result "vring_bench --version"
+	pass_if "vring_bench --version"
 	# Each side's tree, and a hash of the ring files compiled from it.
 	grep -Eq "; guest from /.* \(.*ring files [0-9a-f]{12}\), host from /.* \(.*ring files [0-9a-f]{12}\)\$" "$tmp/out"
-	result "vring_bench --version names the trees of the ring code"
+	pass_if "vring_bench --version names the trees of the ring code"
 
 	for a in "--bogus" "-x" "--ring-size" "--ring-size 0" "--ring-size 3" \
 		 "--ring-size 65536" "--ring-size 12x" "--sg 0" "--sg -1" \
@@ -112,7 +100,7 @@ else
 		# Exit 2; on stderr one line saying what, then "try ... --help".
 		[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] &&
 			[ "$(tail -n 1 "$tmp/err")" = "try 'vring_bench --help'" ]
-		result "vring_bench $a: usage error"
+		pass_if "vring_bench $a: usage error"
 	done
 fi
 
@@ -140,7 +128,7 @@ if [ -x "$bench" ]; then
 		virtio_1 in_order buffers returned ns ns_per_buffer &&
 		grep -q '"ring": "packed", ' "$tmp/out" &&
 		grep -q '"buffers": 1000, "returned": 1000, ' "$tmp/out"
-	result "vring_bench --json"
+	pass_if "vring_bench --json"
 fi
 if [ -x "$B/vringh_test" ]; then
 	"$B/vringh_test" --parallel --xfers=20000 --json >"$tmp/out" 2>"$tmp/err"
@@ -148,10 +136,10 @@ if [ -x "$B/vringh_test" ]; then
 		in_order_batch slow_range fast_vringh cpu_guest cpu_host xfers \
 		completed interrupted guest_notified guest_pinged host_notified \
 		host_pinged ns && grep -q '"completed": 20000, ' "$tmp/out"
-	result "vringh_test --parallel --json"
+	pass_if "vringh_test --parallel --json"
 	"$B/vringh_test" --json >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ]
-	result "vringh_test --json without --parallel: usage error"
+	pass_if "vringh_test --json without --parallel: usage error"
 fi
 if [ -x "$B/virtio_test" ]; then
 	"$B/virtio_test" --json --buf-num=0x800 >"$tmp/out" 2>"$tmp/err"
@@ -160,7 +148,7 @@ if [ -x "$B/virtio_test" ]; then
 		cpu_device buffers started completed spurious_wakeups ns &&
 		grep -q '"started": 2048, "completed": 2048, ' "$tmp/out" &&
 		grep -q "^spurious wakeups: " "$tmp/err"
-	result "virtio_test --json"
+	pass_if "virtio_test --json"
 fi
 
 # --- stats --version (its text depends on the compiler: not a stats case) ----
@@ -170,7 +158,7 @@ if [ -x "$B/stats" ]; then
 	rc=$?
 	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && [ ! -s "$tmp/err" ] &&
 		grep -q "^stats: built by .* with CFLAGS=" "$tmp/out"
-	result "stats --version"
+	pass_if "stats --version"
 else
 	fail "stats --version" "$B/stats is not built"
 fi
@@ -210,140 +198,140 @@ if [ ! -x "$compare" ]; then
 else
 	cmp_run -q 'echo 1000ns' 'echo 1000ns'
 	verdict_is "no significant difference"
-	result "compare A/A, constant figures"
+	pass_if "compare A/A, constant figures"
 	cmp_run -q "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 1)"
 	verdict_is "no significant difference"
-	result "compare A/A, spread figures"
+	pass_if "compare A/A, spread figures"
 	cmp_run -q "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 2)"
 	verdict_is "slower"
-	result "compare A vs 2x slower B"
+	pass_if "compare A vs 2x slower B"
 	cmp_run -q -n 5 "$(seq_cmd "$tmp/a" 2)" "$(seq_cmd "$tmp/b" 1)"
 	verdict_is "faster"
-	result "compare A vs 2x faster B"
+	pass_if "compare A vs 2x faster B"
 	cmp_run -q --unpaired "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 1)"
 	verdict_is "no significant difference"
-	result "compare --unpaired A/A, spread figures"
+	pass_if "compare --unpaired A/A, spread figures"
 	cmp_run -q --unpaired -n 5 "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 2)"
 	verdict_is "slower"
-	result "compare --unpaired A vs 2x slower B"
+	pass_if "compare --unpaired A vs 2x slower B"
 	# Each pair's ratio is exactly 1.02 while the figures spread by 10%:
 	# paired, that is a certain 2% slowdown; unpaired, it is lost.
 	cmp_run -q -n 9 --max-slowdown "$(seq_cmd "$tmp/a" 100)" "$(seq_cmd "$tmp/b" 102)"
 	[ "$rc" -eq 1 ] && grep -q "^B/A: 1.0200, 95% CI 1.0200..1.0200 (median of the pair ratios" "$tmp/out"
-	result "compare: the pair ratios cancel what the pair shares"
+	pass_if "compare: the pair ratios cancel what the pair shares"
 	cmp_run -q -n 9 --unpaired "$(seq_cmd "$tmp/a" 100)" "$(seq_cmd "$tmp/b" 102)"
 	verdict_is "no significant difference" && grep -q "ratio of medians, unpaired" "$tmp/out"
-	result "compare --unpaired: the ratio of medians"
+	pass_if "compare --unpaired: the ratio of medians"
 	# The margin: B 0.3% slower in every pair is within the default 0.5%.
 	cmp_run -q -n 9 "$(seq_cmd "$tmp/a" 1000)" "$(seq_cmd "$tmp/b" 1003)"
 	verdict_is "no significant difference (the interval excludes 1, but not by the 0.5% margin)"
-	result "compare: B 0.3% slower: within the default 0.5% margin"
+	pass_if "compare: B 0.3% slower: within the default 0.5% margin"
 	cmp_run -q -n 9 --margin=0 "$(seq_cmd "$tmp/a" 1000)" "$(seq_cmd "$tmp/b" 1003)"
 	verdict_is "slower"
-	result "compare --margin=0: B 0.3% slower is slower"
+	pass_if "compare --margin=0: B 0.3% slower is slower"
 	cmp_run -q -n 9 --margin=0.2 "$(seq_cmd "$tmp/a" 1003)" "$(seq_cmd "$tmp/b" 1000)"
 	verdict_is "faster"
-	result "compare --margin=0.2: B 0.3% faster is faster"
+	pass_if "compare --margin=0.2: B 0.3% faster is faster"
 	# Without --metric: CPU time, 101 pairs.
 	"$compare" -q -w 0 --json 'echo 1000ns' 'echo 1000ns' >"$tmp/out" 2>"$tmp/err"
 	grep -q '^  "metric": "cpu",$' "$tmp/out" && grep -q '^  "figure": "cpu_time",$' "$tmp/out" &&
 		grep -q '^  "pairs": 101,$' "$tmp/out" && grep -q '^  "margin_pct": 0.5,$' "$tmp/out"
-	result "compare: CPU time and 101 pairs by default"
+	pass_if "compare: CPU time and 101 pairs by default"
 	: >"$tmp/order"
 	cmp_run -q -n 3 -w 1 "echo A >>$tmp/order; echo 1ns" "echo B >>$tmp/order; echo 1ns"
 	[ "$rc" -eq 0 ] && [ "$(tr -d '\n' <"$tmp/order")" = ABBAABBA ]
-	result "compare runs A B, then B A"
+	pass_if "compare runs A B, then B A"
 	cmp_run -q --raw -n 4 -w 2 "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 3)"
 	verdict_is "slower" &&
 		[ "$(grep -c '^warm-up [12]: A 1[0-9]* B 3[0-9]*$' "$tmp/out")" -eq 2 ] &&
 		[ "$(grep -c '^pair [1-4]: A 1[0-9]* B 3[0-9]*$' "$tmp/out")" -eq 4 ]
-	result "compare --raw prints each pair"
+	pass_if "compare --raw prints each pair"
 	cmp_run -q -n 3 -w 0 'echo 1000ns' 'echo 1000ns; echo 5000ns >&2'
 	verdict_is "slower"
-	result "compare takes the last ns line, stdout or stderr"
+	pass_if "compare takes the last ns line, stdout or stderr"
 	cmp_run -q -n 4 'echo Wall time:2.00 >&2' 'echo; echo Wall time:1.50'
 	verdict_is faster && grep -q "^B: median 1.500s" "$tmp/out" &&
 		grep -q "Wall time" "$tmp/out"
-	result "compare reads Wall time lines"
+	pass_if "compare reads Wall time lines"
 	cmp_run -q -n 3 -w 0 true 'echo 12 nsx'
 	[ "$rc" -eq 0 ] && grep -q "^figure: wall time measured" "$tmp/out" &&
 		grep -q "^verdict: " "$tmp/out"
-	result "compare measures wall time itself"
+	pass_if "compare measures wall time itself"
 	cmp_run -q -n 3 'echo 1000ns' 'echo 1000 ns'
 	[ "$rc" -eq 3 ] && grep -q "earlier runs gave" "$tmp/err"
-	result "compare: different kinds of figure is an error"
+	pass_if "compare: different kinds of figure is an error"
 	cmp_run -q -n 3 'echo 1000ns' 'echo 1000ns; exit 3'
 	[ "$rc" -eq 3 ] && grep -q "exited with status 3" "$tmp/err"
-	result "compare: a failing run is an error"
+	pass_if "compare: a failing run is an error"
 	cmp_run -q -n 3 'echo 0ns' 'echo 0ns'
 	[ "$rc" -eq 3 ]
-	result "compare: a zero figure is an error"
+	pass_if "compare: a zero figure is an error"
 	for a in "--bogus" "-x" "-n 2" "-n 0" "-n x" "-n" "--resamples 5" \
 		 "-r 0" "-w -1" "--metric=cycles" "--max-slowdown=-1" \
 		 "--max-slowdown=x" "--margin=x" "--margin" "--json=1" "--metric=own -n 1"; do
 		# shellcheck disable=SC2086
 		cmp_run $a 'echo 1ns' 'echo 1ns'
 		usage_error
-		result "compare $a: usage error"
+		pass_if "compare $a: usage error"
 	done
 	cmp_run 'echo 1ns'
 	usage_error
-	result "compare with one command: usage error"
+	pass_if "compare with one command: usage error"
 	cmp_run 'echo 1ns' 'echo 1ns' 'echo 1ns'
 	usage_error
-	result "compare with three commands: usage error"
+	pass_if "compare with three commands: usage error"
 	cmp_run --help
 	[ "$rc" -eq 0 ] && grep -q "^Usage: compare" "$tmp/out"
-	result "compare --help"
+	pass_if "compare --help"
 	cmp_run -h
 	[ "$rc" -eq 0 ] && grep -q "^Usage: compare" "$tmp/out"
-	result "compare -h"
+	pass_if "compare -h"
 	cmp_run --version
 	[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
 		grep -q "^compare: built by .* with CFLAGS=" "$tmp/out"
-	result "compare --version"
+	pass_if "compare --version"
 
 	# Figures as stats reads them: 9.4e+08ns, 1.5ns, .5 is not a figure.
 	cmp_run -q -n 3 -w 0 'echo 9.4e+08ns' 'echo 9.5e+08ns'
 	verdict_is slower && grep -q "^A: median 940000000ns" "$tmp/out"
-	result "compare reads 9.4e+08ns"
+	pass_if "compare reads 9.4e+08ns"
 	cmp_run -q -n 3 -w 0 'echo 2.5ns' 'echo 2.5ns'
 	verdict_is "no significant difference" && grep -q "^figure: the \"<N>ns\"" "$tmp/out"
-	result "compare reads 2.5ns"
+	pass_if "compare reads 2.5ns"
 	cmp_run -q -n 3 -w 0 --metric=own 'echo 0x10ns' 'echo 16ns'
 	[ "$rc" -eq 3 ] && grep -q "printed no figure for --metric=own" "$tmp/err"
-	result "compare --metric=own: a hex figure is not read"
+	pass_if "compare --metric=own: a hex figure is not read"
 
 	# Metric choice.
 	cmp_run -q -n 3 -w 0 --metric=wall 'echo 1000ns' 'echo 5000ns'
 	[ "$rc" -eq 0 ] && grep -q "^figure: wall time measured" "$tmp/out"
-	result "compare --metric=wall ignores the program's figure"
+	pass_if "compare --metric=wall ignores the program's figure"
 	busy='i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done; echo 1000ns'
 	cmp_run -q -n 3 -w 0 --metric=cpu "$busy" "$busy"
 	[ "$rc" -eq 0 ] && grep -q "^figure: CPU time of the run" "$tmp/out" &&
 		grep -q "^A: median [1-9][0-9]*ns" "$tmp/out"
-	result "compare --metric=cpu takes the run's CPU time"
+	pass_if "compare --metric=cpu takes the run's CPU time"
 	cmp_run -q -n 3 -w 0 --metric=own true true
 	[ "$rc" -eq 3 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
-	result "compare --metric=own without a figure is an error"
+	pass_if "compare --metric=own without a figure is an error"
 
 	# The gate: A/A passes, 2x fails, within the threshold passes.
 	cmp_run -q --max-slowdown "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 1)"
 	[ "$rc" -eq 0 ] && grep -q "^gate: pass" "$tmp/out"
-	result "compare --max-slowdown: A/A passes"
+	pass_if "compare --max-slowdown: A/A passes"
 	cmp_run -q -n 5 --max-slowdown "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 2)"
 	[ "$rc" -eq 1 ] && grep -q "^gate: FAIL" "$tmp/out"
-	result "compare --max-slowdown: 2x slower fails"
+	pass_if "compare --max-slowdown: 2x slower fails"
 	cmp_run -q -n 3 -w 0 --max-slowdown=5 'echo 1000ns' 'echo 1040ns'
 	[ "$rc" -eq 0 ] && grep -q "^verdict: slower" "$tmp/out" &&
 		grep -q "^gate: pass" "$tmp/out"
-	result "compare --max-slowdown=5: 4% slower passes"
+	pass_if "compare --max-slowdown=5: 4% slower passes"
 	cmp_run -q -n 3 -w 0 --max-slowdown=3 'echo 1000ns' 'echo 1040ns'
 	[ "$rc" -eq 1 ]
-	result "compare --max-slowdown=3: 4% slower fails"
+	pass_if "compare --max-slowdown=3: 4% slower fails"
 	cmp_run -q -n 3 -w 0 'echo 1000ns' 'echo 3000ns'
 	[ "$rc" -eq 0 ] && ! grep -q "^gate:" "$tmp/out"
-	result "compare without --max-slowdown never fails on speed"
+	pass_if "compare without --max-slowdown never fails on speed"
 
 	# JSON: one object with the documented fields.
 	cmp_run -q -n 3 -w 0 --json --max-slowdown 'echo 1000ns' 'echo 3000ns'
@@ -352,7 +340,7 @@ else
 		grep -q '^  "ratio": 3.000000,$' "$tmp/out" &&
 		grep -q '"figures": \[1000, 1000, 1000\]' "$tmp/out" &&
 		grep -q '"failed": true' "$tmp/out"
-	result "compare --json"
+	pass_if "compare --json"
 	if command -v python3 >/dev/null 2>&1; then
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 for k in ("metric", "figure", "unit", "pairs", "warmup", "a", "b", "ratio",
@@ -361,13 +349,13 @@ for k in ("metric", "figure", "unit", "pairs", "warmup", "a", "b", "ratio",
 	assert k in d, k
 for k in ("command", "version", "median", "min", "max", "cv_pct", "figures"):
 	assert k in d["a"] and k in d["b"], k' "$tmp/out" 2>"$tmp/err"
-		result "compare --json parses, every documented field"
+		pass_if "compare --json parses, every documented field"
 	else
 		skip "compare --json parses" "python3 is not installed"
 	fi
 	cmp_run -q -n 4 -w 0 --save "$tmp/saved" 'echo 1000ns' 'echo 2000ns'
 	[ "$rc" -eq 0 ] && [ "$(cat "$tmp/saved" | tr '\n' ' ')" = "1000 2000 1000 2000 1000 2000 1000 2000 " ]
-	result "compare --save writes each pair"
+	pass_if "compare --save writes each pair"
 
 	# Instructions (valgrind): deterministic, so one pair; A/A is exact.
 	if [ -n "$no_valgrind" ]; then
@@ -376,16 +364,16 @@ for k in ("command", "version", "median", "min", "max", "cv_pct", "figures"):
 		cmp_run -q --metric=instructions --max-slowdown "$bench 2000" "$bench 2000"
 		[ "$rc" -eq 0 ] && grep -q "^B/A: 1.000000 " "$tmp/out" &&
 			grep -q "^gate: pass" "$tmp/out"
-		result "compare --metric=instructions A/A"
+		pass_if "compare --metric=instructions A/A"
 		cmp_run -q --metric=instructions --max-slowdown "$bench 2000" "$bench 2100"
 		[ "$rc" -eq 1 ] && grep -q "^gate: FAIL" "$tmp/out"
-		result "compare --metric=instructions: 5% more work fails the gate"
+		pass_if "compare --metric=instructions: 5% more work fails the gate"
 		grep -qx "verdict: slower (B executes more instructions than A)" "$tmp/out"
-		result "compare --metric=instructions: more work is more instructions, not longer"
+		pass_if "compare --metric=instructions: more work is more instructions, not longer"
 		cmp_run -q --metric=instructions "$bench 2100" "$bench 2000"
 		[ "$rc" -eq 0 ] &&
 			grep -qx "verdict: faster (B executes fewer instructions than A)" "$tmp/out"
-		result "compare --metric=instructions: less work is fewer instructions"
+		pass_if "compare --metric=instructions: less work is fewer instructions"
 	fi
 	if [ -x "$bench" ]; then
 		cmp_run -q -n 3 -w 0 "$bench 100" "$bench 200"
@@ -393,7 +381,7 @@ for k in ("command", "version", "median", "min", "max", "cv_pct", "figures"):
 			grep -q "^A version: vring_bench: built by" "$tmp/out" &&
 			grep -q "^B version: vring_bench: built by" "$tmp/out" &&
 			grep -q "^verdict: " "$tmp/out"
-		result "compare prints each build's --version line"
+		pass_if "compare prints each build's --version line"
 	fi
 fi
 
@@ -411,12 +399,12 @@ else
 		[ -x "$tmp/ab/B/vring_bench" ] &&
 		grep -q "^A version: vring_bench: built by" "$tmp/out" &&
 		grep -q "^verdict: " "$tmp/out"
-	result "ab.sh worktree A/A"
+	pass_if "ab.sh worktree A/A"
 	AB_DIR=$tmp/ab "$top/ab/ab.sh" -c "$compare" no-such-revision-here \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 3 ] && grep -q "names no commit" "$tmp/err"
-	result "ab.sh: an unknown revision is an error (3, as regress.sh; 1 is the gate)"
+	pass_if "ab.sh: an unknown revision is an error (3, as regress.sh; 1 is the gate)"
 	# Bad comparer options are refused before anything is built.
 	for a in "-n 2" "-n 0" "-m cycles" "-g x"; do
 		# shellcheck disable=SC2086
@@ -425,16 +413,16 @@ else
 		rc=$?
 		[ "$rc" -eq 2 ] && [ ! -e "$tmp/ab-bad" ] &&
 			[ "$(wc -l <"$tmp/err")" -eq 2 ] && grep -q "^compare: " "$tmp/err"
-		result "ab.sh $a: refused before building"
+		pass_if "ab.sh $a: refused before building"
 	done
 	AB_DIR=$tmp/ab-bad "$top/ab/ab.sh" -c "$compare" -p x.pdf HEAD \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 2 ] && [ ! -e "$tmp/ab-bad" ] && [ "$(wc -l <"$tmp/err")" -eq 2 ]
-	result "ab.sh -p x.pdf: refused before building"
+	pass_if "ab.sh -p x.pdf: refused before building"
 	"$top/ab/ab.sh" -h >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 0 ] && grep -q "^Usage: ab/ab.sh" "$tmp/out"
-	result "ab.sh -h"
+	pass_if "ab.sh -h"
 	# Its -m line names every metric the comparer takes.
 	missing=
 	for m in auto own wall cpu instructions; do
@@ -445,13 +433,13 @@ else
 	done
 	[ -z "$missing" ] || echo "ab.sh -h does not name:$missing" >&2
 	[ -z "$missing" ]
-	result "ab.sh -h names each metric ab/compare takes"
+	pass_if "ab.sh -h names each metric ab/compare takes"
 	if command -v gnuplot >/dev/null 2>&1; then
 		AB_DIR=$tmp/ab "$top/ab/ab.sh" -c "$compare" -n 3 -p "$tmp/ab.png" \
 			worktree worktree './vring_bench 100' >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		[ "$rc" -eq 0 ] && [ "$(head -c 4 "$tmp/ab.png" | tail -c 3)" = PNG ]
-		result "ab.sh -p: a PNG of A and B"
+		pass_if "ab.sh -p: a PNG of A and B"
 	else
 		skip "ab.sh -p" "gnuplot is not installed (apt-get install gnuplot-nox)"
 	fi
@@ -471,7 +459,7 @@ else
 	[ "$rc" -eq 0 ] && cmp -s "$tmp/count1" "$tmp/count2" &&
 		[ "$(grep -c '^vring_bench \(split\|packed\) instructions/add: [0-9]*\.[0-9][0-9]$' "$tmp/count1")" -eq 2 ] &&
 		[ "$(grep -c '^vringh_test \(split\|packed\) \(instructions\|D1 misses\|LL misses\)/run: ' "$tmp/count1")" -eq 6 ]
-	result "count.sh: identical counts twice"
+	pass_if "count.sh: identical counts twice"
 fi
 # The whole of make regress, A/A on the work tree, counts only (-n 0).
 if [ -n "$no_valgrind" ]; then
@@ -486,7 +474,7 @@ elif git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 		grep -q '"verdict": "ok"' "$tmp/regress.json" &&
 		{ ! command -v python3 >/dev/null 2>&1 ||
 		  python3 -m json.tool "$tmp/regress.json" >/dev/null; }
-	result "regress.sh worktree A/A: no regression, its JSON parses"
+	pass_if "regress.sh worktree A/A: no regression, its JSON parses"
 else
 	skip "regress.sh worktree A/A" "not a git repository"
 fi
@@ -499,7 +487,7 @@ for a in "" "-n 2" "-i x" "-w" "-q HEAD" "HEAD HEAD HEAD" "-m ns HEAD" \
 	rc=$?
 	[ "$rc" -eq 2 ] && [ ! -e "$tmp/regress-bad" ] &&
 		[ "$(wc -l <"$tmp/err")" -eq 2 ] && grep -q "^regress: " "$tmp/err"
-	result "regress.sh ${a:-(no BASE)}: usage error"
+	pass_if "regress.sh ${a:-(no BASE)}: usage error"
 done
 
 # gate-check's usage errors, before it clones or builds anything.
@@ -509,7 +497,7 @@ for a in "-r 0" "-r x" "-s x" "-s 010" "-s 100001" "HEAD foo" "no-such-rev" "-q"
 	rc=$?
 	[ "$rc" -eq 2 ] && [ ! -e "$tmp/gate-bad" ] && [ ! -s "$tmp/out" ] &&
 		[ "$(wc -l <"$tmp/err")" -eq 2 ] && grep -q "^gate-check: " "$tmp/err"
-	result "gate-check.sh $a: usage error"
+	pass_if "gate-check.sh $a: usage error"
 done
 
 # --- make bench's script: RUNS below 5 folds untrimmed, with a warning -----------
@@ -528,22 +516,22 @@ if [ -x "$B/stats" ] && [ -x "$B/vringh_test" ] && [ -x "$bench" ] &&
 	rc=$?
 	[ "$rc" -eq 0 ] && grep -q "warning: RUNS=3 is below 5" "$tmp/err" &&
 		grep -qx "1000-1002(1001+/-0.82)ns" "$tmp/out"
-	result "bench/run.sh 3: untrimmed, with a warning"
+	pass_if "bench/run.sh 3: untrimmed, with a warning"
 	rm -f "$tmp/fake/n"
 	(cd "$tmp/fake" && "$top/bench/run.sh" 5) >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] && ! grep -q "warning" "$tmp/err" &&
 		grep -qx "1000-1004(1002+/-0.82)ns" "$tmp/out"
-	result "bench/run.sh 5: trimmed"
+	pass_if "bench/run.sh 5: trimmed"
 	(cd "$tmp/fake" && "$top/bench/run.sh" 03) >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
-	result "bench/run.sh 03: refused"
+	pass_if "bench/run.sh 03: refused"
 	(cd "$tmp/fake" && "$top/bench/run.sh" -h) >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 0 ] && grep -q "^Usage: bench/run.sh" "$tmp/out" && [ ! -s "$tmp/err" ]
-	result "bench/run.sh -h: the usage, exit 0"
+	pass_if "bench/run.sh -h: the usage, exit 0"
 	(cd "$tmp/fake" && "$top/bench/run.sh" -x) >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "unknown option '-x'" "$tmp/err"
-	result "bench/run.sh -x: unknown option, exit 2"
+	pass_if "bench/run.sh -x: unknown option, exit 2"
 	# From another folder: the programs of the script's own tree.
 	mkdir -p "$tmp/tree/bench" "$tmp/elsewhere"
 	cp "$top/bench/run.sh" "$tmp/tree/bench/run.sh"
@@ -551,18 +539,18 @@ if [ -x "$B/stats" ] && [ -x "$B/vringh_test" ] && [ -x "$bench" ] &&
 	rm -f "$tmp/fake/n"
 	(cd "$tmp/elsewhere" && "$tmp/tree/bench/run.sh" 5) >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 0 ] && grep -qx "1000-1004(1002+/-0.82)ns" "$tmp/out"
-	result "bench/run.sh from another folder: its tree's programs"
+	pass_if "bench/run.sh from another folder: its tree's programs"
 	rm -f "$tmp/tree/stats"
 	(cd "$tmp/elsewhere" && "$tmp/tree/bench/run.sh" 5) >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 2 ] && grep -q "not all built here ($tmp/elsewhere) nor in $tmp/tree " "$tmp/err"
-	result "bench/run.sh: nothing built here nor in its tree says where it looked"
+	pass_if "bench/run.sh: nothing built here nor in its tree says where it looked"
 	if command -v gnuplot >/dev/null 2>&1; then
 		rm -f "$tmp/fake/n"
 		(cd "$tmp/fake" && "$top/bench/run.sh" -p "$tmp/bench.svg" 5) \
 			>"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		[ "$rc" -eq 0 ] && grep -q "<svg" "$tmp/bench.svg"
-		result "bench/run.sh -p: an SVG of each figure's spread"
+		pass_if "bench/run.sh -p: an SVG of each figure's spread"
 	else
 		skip "run.sh -p" "gnuplot is not installed (apt-get install gnuplot-nox)"
 	fi

@@ -17,3 +17,18 @@ fail() {
 }
 
 skip() { echo "SKIP: ${CHECK_PREFIX:-}$1: $2"; }
+
+# pass_if NAME: pass NAME if the command just before succeeded, else fail
+# NAME and show on stderr what it left in the files $SHOW_ON_FAIL names
+# (the last 30 lines of each that is not empty, after "  | ").
+pass_if() {
+	if [ $? -eq 0 ]; then
+		pass "$1"
+		return
+	fi
+	fail "$1"
+	for f in ${SHOW_ON_FAIL:-}; do
+		[ -s "$f" ] && tail -n 30 "$f" | sed 's/^/  | /' >&2
+	done
+	return 0
+}

@@ -34,16 +34,6 @@ want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 failed=0
 CHECK_PREFIX=series/
 . "$top/tests/lib/result.sh"
-# check NAME: PASS if the command just before succeeded, else FAIL with
-# the end of what it said on stderr.
-check() {
-	if [ $? -eq 0 ]; then
-		pass "$1"
-	else
-		fail "$1"
-		[ -s "$tmp/err" ] && tail -n 30 "$tmp/err" | sed 's/^/  | /' >&2
-	fi
-}
 # skip_all NAME REASON: nothing here can run.
 skip_all() { skip "$1" "$2"; exit 0; }
 
@@ -61,6 +51,7 @@ fi
 [ -n "$k" ] || skip_all "kernel series" "no linux-source-6.12 (apt-get install linux-source-6.12)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-test.XXXXXX") || exit 2
+SHOW_ON_FAIL=$tmp/err
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 : >"$tmp/err"
@@ -104,10 +95,10 @@ SERIES_DIR=$tmp/series "$top/ab/series.sh" -n 0 -k "$t" -j "$tmp/s.json" \
 rc=$?
 cat "$tmp/out" >>"$tmp/err"
 [ $rc -eq 0 ] && grep -q "^3 commit(s) measured, 1 skipped, 1 not built" "$tmp/out"
-check "series on a kernel tree: 3 commits measured, 1 skipped, 1 not built"
+pass_if "series on a kernel tree: 3 commits measured, 1 skipped, 1 not built"
 grep -q '^  -   [0-9a-f]* *skipped *README only$' "$tmp/out" &&
 	grep -q '^  3   [0-9a-f]* *NO BUILD *a syntax error$' "$tmp/out"
-check "series: the skipped commit and the one that does not build are rows"
+pass_if "series: the skipped commit and the one that does not build are rows"
 # The JSON's rows: base, comment, plant, broken, revert.
 python3 - "$tmp/s.json" 2>>"$tmp/err" <<'PY'
 import json, re, sys
@@ -128,11 +119,11 @@ for m, v in calls(planted).items():
     if not add.match(m):
         assert v["vs_prev"] in (None, 1), (m, v)
 PY
-check "series: 1.000, then the split add calls alone up, then 1.000 again"
+pass_if "series: 1.000, then the split add calls alone up, then 1.000 again"
 
 a=$("$tmp/series/0/vring_bench" --version) && b=$("$tmp/series/1/vring_bench" --version) &&
 	[ "$a" != "$b" ] && case $b in *"$(git -C "$t" rev-parse --short HEAD~4)"*) true ;; *) false ;; esac
-check "series: two commits' builds print different --version lines, naming the commit"
+pass_if "series: two commits' builds print different --version lines, naming the commit"
 fi
 
 # make regress on the planted commit.
@@ -145,17 +136,17 @@ cat "$tmp/out" >>"$tmp/err"
 	[ "$(grep -c '^\[kernel/kernel\] virtqueue_add_[a-z_]* split \(in\)\{0,1\}direct instructions/call .* REGRESSION$' "$tmp/out")" -eq 7 ] &&
 	! grep '^\[kernel/kernel\] \(virtqueue\|vring\)_' "$tmp/out" | grep -v '^\[kernel/kernel\] virtqueue_add_[a-z_]* split ' | grep -q 'REGRESSION$' &&
 	! grep '^\[kernel/kernel\] vringh_[a-z_]* \(split\|packed\) instructions/call' "$tmp/out" | grep -q 'REGRESSION$'
-check "regress on the planted commit: exit 1, the split add rows REGRESSION, no other call's"
+pass_if "regress on the planted commit: exit 1, the split add rows REGRESSION, no other call's"
 fi
 
 state >"$tmp/after"
 cmp -s "$tmp/before" "$tmp/after"
-check "$part: the kernel tree is byte for byte as before (.git, git status, git worktree list)"
+pass_if "$part: the kernel tree is byte for byte as before (.git, git status, git worktree list)"
 
 # Refused, not ignored.
 want regress || exit $failed
 MAKEFLAGS= make -s -C "$top" ab KSRC="$t" BASE=HEAD >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -ne 0 ] && grep -q "takes no KSRC" "$tmp/err"
-check "make ab KSRC=...: refused with one line"
+pass_if "make ab KSRC=...: refused with one line"
 exit $failed
