@@ -19,6 +19,9 @@ LDFLAGS ?=
 PROGS += vringh_test
 vringh_test-objs := vringh_test_scenarios.o vringh_test_parallel.o
 PROGS += virtio_test
+# --vhost: the kernel's vhost core, built from a kernel tree when there is
+# one (kernel/ksrc-build.mk sets VHOST_CORE_OBJS).
+virtio_test-objs = vhost-user/shm.o $(or $(VHOST_CORE_OBJS),kernel/no_vhost_core.o)
 PROGS += vring_bench
 PROGS += tests/hostile
 PROGS += tests/allocfail
@@ -45,10 +48,12 @@ vhost_test-objs := vhost-user/vhost_test_requests.o vhost-user/vhost_test_tortur
 
 # The objects every program links: the harness (harness/harness.h), the driver
 # side (guest) and the device side (host) of the ring, and the linux/
-# shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk).
+# shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk);
+# so is the IOTLB: a tree with the vhost core gives its own iotlb.c
+# (KSRC_IOTLB_OBJS, kernel/ksrc-build.mk), else linux/vhost_iotlb.c.
 HARNESS_OBJS := $(addprefix harness/,harness.o cli.o queue.o host.o mockdev.o)
 RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o \
-	linux/uio.o linux/vhost_iotlb.o
+	linux/uio.o linux/completion.o $(or $(KSRC_IOTLB_OBJS),linux/vhost_iotlb.o)
 
 # Stand-alone tools: NAME.c with libc and libm only.
 TOOLS += stats

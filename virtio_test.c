@@ -39,6 +39,20 @@
  * used entry was written or skipped.  The kernel's vringh has no batches
  * and its virtio_ring drops the feature: with either, a SKIP.
  *
+ * --vhost replaces the device thread with the kernel's vhost core and its
+ * test device (drivers/vhost/vhost.c and test.c from a kernel tree, built
+ * with KSRC=; kernel/vhost_core.h), set up as the kernel's own
+ * virtio_test sets up /dev/vhost-test: the ring and the buffers live in
+ * the one region of the device's memory table, the kick and call
+ * eventfds are the same two, and a reset stops the queue
+ * (VHOST_TEST_SET_BACKEND -1), re-creates it and restarts the device at
+ * avail index 0.  The test device checks that each buffer is one
+ * readable part of some bytes, not its contents; the kernel's vhost
+ * worker is a thread of its own, not pinned.  What the device does not
+ * offer (VHOST_GET_FEATURES: no packed ring, no VIRTIO_F_IN_ORDER) is a
+ * SKIP, and so is --device-bug: the test device is the tree's, unmodified,
+ * with no bug to plant.  Without a kernel tree --vhost is a SKIP.
+ *
  * --device-bug spoils one buffer halfway (a used id out of range, or a used
  * length past the buffer).  The driver must break the queue: then the
  * program says so and exits 3 (EXIT_BUG_CAUGHT), told apart from a real
@@ -62,6 +76,7 @@
 
 #include "harness/harness.h"
 #include "harness/mockdev.h"
+#include "kernel/vhost_core.h"
 
 #ifdef vringh_init_packed_user
 #define HAVE_PACKED_HOST	1
@@ -79,6 +94,8 @@
 #define BUF_WORDS	(BUF_LEN / sizeof(u64))
 #define DEFAULT_BUFS	0x100000UL
 #define CALL_TIMEOUT_MS	10000	/* no call for this long: a lost notification */
+/* --vhost: the device's memory (ring, buffers, the driver's allocations). */
+#define VHOST_MEM_BYTES	(4UL << 20)
 /* --device-bug: the device's bug was caught, as it must be. */
 #define EXIT_BUG_CAUGHT	3
 
@@ -94,6 +111,7 @@ static struct {
 	unsigned long reset;	/* 0: never */
 	unsigned long bufs;
 	enum device_bug bug;
+	bool vhost;
 	bool json;
 } opt = {
 	.features = 1ULL << VIRTIO_RING_F_INDIRECT_DESC |
@@ -148,6 +166,10 @@ static struct {
 	unsigned long bug_at;	/* the buffer --device-bug spoils */
 	int stop;		/* set by the driver */
 	int failed;		/* set by the device before it gives up */
+	/* --vhost: the kernel's vhost core is the device */
+	struct vhost_core *core;
+	bool core_started;	/* once: VHOST_TEST_RUN; then restarts */
+	u16 last_avail;		/* its avail index when it last stopped */
 } dev;
 
 static void __attribute__((format(printf, 1, 2))) device_fail(const char *fmt, ...)
@@ -357,9 +379,53 @@ static void *device_thread(void *arg __attribute__((unused)))
 	return NULL;
 }
 
+static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...);
+
+/* --vhost: start the kernel's vhost core on the (new) ring. */
+static void vhost_device_start(void)
+{
+	const struct vring *vr = &drv.q.ring.vring;
+	const char *what = "";
+	int err;
+
+	if (!dev.core_started)
+		err = vhost_core_start(dev.core, opt.features, RING_SIZE, vr->desc,
+				       vr->avail, vr->used, kick.fd, call.fd, &what);
+	else
+		err = vhost_core_restart(dev.core, 0, &what);
+	if (err)
+		fail("--vhost: %s: %d", what, err);
+	dev.core_started = true;
+	dev.ring_base = dev.done;
+	dev.running = true;
+}
+
+/*
+ * --vhost: stop the core between buffers.  What it used is read off the
+ * ring: the used index counts buffers modulo 2^16 since the ring was
+ * made, and the device holds at most RING_SIZE of those started.
+ */
+static void vhost_device_stop(void)
+{
+	const char *what = "";
+	u16 used;
+	int err;
+
+	dev.running = false;
+	err = vhost_core_stop(dev.core, &dev.last_avail, &what);
+	if (err)
+		fail("--vhost: %s: %d", what, err);
+	used = virtio16_to_cpu(&drv.vdev, READ_ONCE(drv.q.ring.vring.used->idx));
+	dev.done = drv.started - (u16)((u16)(drv.started - dev.ring_base) - used);
+}
+
 /* Start the device on a freshly created ring: its indices start at 0. */
 static void device_start(void)
 {
+	if (opt.vhost) {
+		vhost_device_start();
+		return;
+	}
 	/* Device and driver share this process: the driver's view will do. */
 	CHECK(rig_vringh_init_kern(&dev.vrh, opt.features, &drv.q.ring) == 0);
 	dev.ring_base = dev.done;
@@ -373,6 +439,10 @@ static void device_stop(void)
 {
 	if (!dev.running)
 		return;
+	if (opt.vhost) {
+		vhost_device_stop();
+		return;
+	}
 	__atomic_store_n(&dev.stop, 1, __ATOMIC_RELEASE);
 	rig_chan_signal(&kick);
 	pthread_join(dev.thread, NULL);
@@ -444,6 +514,8 @@ static void check_health(void)
 		queue_broken();
 	if (__atomic_load_n(&dev.failed, __ATOMIC_ACQUIRE))
 		fail("the device gave up (see above)");
+	if (opt.vhost && vhost_core_failed(dev.core))
+		fail("the vhost core signalled its error eventfd (vq_err())");
 }
 
 /* xorshift64: the same "random" batches on every run. */
@@ -540,9 +612,11 @@ static void reset_queue(void)
 		u16 used = virtio16_to_cpu(&drv.vdev,
 					   READ_ONCE(drv.q.ring.vring.used->idx));
 
-		CHECKF(dev.vrh.last_avail_idx == taken && used == taken,
+		u16 avail = opt.vhost ? dev.last_avail : dev.vrh.last_avail_idx;
+
+		CHECKF(avail == taken && used == taken,
 		       "device stopped at avail %u used %u, expected %u",
-		       dev.vrh.last_avail_idx, used, taken);
+		       avail, used, taken);
 	}
 
 	rig_queue_destroy(&drv.q);
@@ -606,7 +680,7 @@ static void usage(void)
 "Usage: virtio_test [-h|--help] [--version] [--[no-]indirect] [--[no-]event-idx]\n"
 "                   [--[no-]virtio-1] [--[no-]delayed-interrupt] [--batch=random/N]\n"
 "                   [--reset[=N]] [--buf-num=N] [--device-bug=wrong-id/long-len]\n"
-"                   [--packed] [--in-order[=N]] [--json]\n"
+"                   [--packed] [--in-order[=N]] [--vhost] [--json]\n"
 "\n"
 "Pass N buffers (default 0x%lx) of one %d-byte out sg each from the driver\n"
 "(virtio_ring) to a device thread (vringh) through one %d-entry queue, and\n"
@@ -629,6 +703,9 @@ static void usage(void)
 "  --buf-num=N               buffers to pass\n"
 "  --device-bug=BUG          the device spoils one buffer midway: wrong-id (used id\n"
 "                            out of range) or long-len (used length past the buffer)\n"
+"  --vhost                   the device is the kernel's vhost core with its\n"
+"                            test device (drivers/vhost/test.c), from the\n"
+"                            kernel tree this was built with (KSRC=)\n"
 "  --json                    also print the result as one JSON object on\n"
 "                            stdout (README: its fields)\n"
 "  --version                 print how this binary was built\n"
@@ -644,7 +721,7 @@ static void parse_options(int argc, char *argv[])
 {
 	enum {
 		OPT_BATCH = 256, OPT_RESET, OPT_BUF_NUM, OPT_DEVICE_BUG,
-		OPT_VERSION, OPT_IN_ORDER, OPT_JSON,
+		OPT_VERSION, OPT_IN_ORDER, OPT_JSON, OPT_VHOST,
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -664,6 +741,7 @@ static void parse_options(int argc, char *argv[])
 		{ "device-bug", required_argument, NULL, OPT_DEVICE_BUG },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "vhost", no_argument, NULL, OPT_VHOST },
 		{ }
 	};
 	int c;
@@ -737,6 +815,9 @@ static void parse_options(int argc, char *argv[])
 		case OPT_JSON:
 			opt.json = true;
 			break;
+		case OPT_VHOST:
+			opt.vhost = true;
+			break;
 		case 'h':
 			usage();
 			exit(RIG_EXIT_OK);
@@ -750,13 +831,40 @@ static void parse_options(int argc, char *argv[])
 		/* Packed rings exist only in virtio 1.x. */
 		if (!(opt.features & (1ULL << VIRTIO_F_VERSION_1)))
 			rig_usage_error("--packed needs VIRTIO_F_VERSION_1 (drop --no-virtio-1)");
-		rig_require_packed_host("--packed");
+		if (!opt.vhost)
+			rig_require_packed_host("--packed");
 		opt.features |= 1ULL << VIRTIO_F_RING_PACKED;
 	}
 	if (opt.in_order) {
-		rig_require_in_order("--in-order", true);
+		rig_require_in_order("--in-order", !opt.vhost);
 		opt.features |= 1ULL << VIRTIO_F_IN_ORDER;
 	}
+}
+
+/*
+ * --vhost: open the kernel's vhost test device; SKIP if there is none, or
+ * it lacks what was asked for.
+ */
+static void vhost_open(void)
+{
+	const char *why;
+	u64 missing;
+
+	dev.core = vhost_core_open(VHOST_MEM_BYTES, &why);
+	if (!dev.core)
+		rig_skip("--vhost: %s", why);
+	missing = opt.features & ~vhost_core_features(dev.core);
+	if (opt.bug || missing)
+		vhost_core_close(dev.core);
+	if (opt.bug)
+		rig_skip("--vhost --device-bug: the kernel's test device (drivers/vhost/test.c) is the tree's, unmodified: there is no bug to plant in it");
+	if (missing & (1ULL << VIRTIO_F_RING_PACKED))
+		rig_skip("--vhost --packed: the kernel's vhost core does not offer VIRTIO_F_RING_PACKED (VHOST_GET_FEATURES): it has no packed ring");
+	if (missing & (1ULL << VIRTIO_F_IN_ORDER))
+		rig_skip("--vhost --in-order: the kernel's vhost core does not offer VIRTIO_F_IN_ORDER (VHOST_GET_FEATURES)");
+	if (missing)
+		rig_skip("--vhost: the kernel's vhost core does not offer features 0x%llx (VHOST_GET_FEATURES)",
+			 (unsigned long long)missing);
 }
 
 /* --json: the counts of the stderr line, the options, the elapsed time. */
@@ -787,8 +895,16 @@ int main(int argc, char *argv[])
 	rig_pick_two_cpus(&cpu_driver, &dev.cpu);
 	rig_pin_thread(cpu_driver);
 
-	ring = aligned_alloc(RIG_RING_ALIGN, rig_ring_bytes(RING_SIZE, opt.packed));
-	slots = aligned_alloc(RIG_RING_ALIGN, RING_SIZE * BUF_LEN);
+	if (opt.vhost) {
+		vhost_open();
+		/* Page-aligned, in the device's memory, as is all the driver takes. */
+		ring = vhost_core_alloc(dev.core, rig_ring_bytes(RING_SIZE, opt.packed));
+		slots = vhost_core_alloc(dev.core, RING_SIZE * BUF_LEN);
+		vhost_core_guest(dev.core, true);
+	} else {
+		ring = aligned_alloc(RIG_RING_ALIGN, rig_ring_bytes(RING_SIZE, opt.packed));
+		slots = aligned_alloc(RIG_RING_ALIGN, RING_SIZE * BUF_LEN);
+	}
 	CHECK(ring && slots);
 	rig_chan_init(&kick);
 	rig_chan_init(&call);
@@ -822,9 +938,14 @@ int main(int argc, char *argv[])
 			   t1.tv_nsec - t0.tv_nsec);
 
 	rig_queue_destroy(&drv.q);
+	if (opt.vhost) {
+		vhost_core_guest(dev.core, false);
+		vhost_core_close(dev.core);	/* the ring and buffers go with it */
+	} else {
+		free(slots);
+		free(ring);
+	}
 	rig_chan_destroy(&kick);
 	rig_chan_destroy(&call);
-	free(slots);
-	free(ring);
 	return 0;
 }

@@ -42,3 +42,26 @@ ksrc/virtio_ring.o ksrc/vringh.o: $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
+
+# The kernel's vhost core (drivers/vhost/vhost.c, iotlb.c) and its test
+# device (drivers/vhost/test.c), unmodified, for virtio_test --vhost
+# (kernel/vhost_core.c drives the device through its file operations).
+# Their headers that are the kernel's own (the vhost uapi, vhost_iotlb.h)
+# come from the tree through wrappers; every other header is a shim in
+# linux/ (the task, eventfd and poll shims in linux/task.c, linux/eventfd.c).
+ksrc-vhost-headers := vhost_iotlb.h uapi/linux/vhost.h uapi/linux/vhost_types.h
+$(foreach h,$(ksrc-vhost-headers),\
+	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(notdir $(h))))
+VHOST_CORE_OBJS := kernel/vhost_core.o linux/task.o linux/eventfd.o \
+	ksrc/vhost.o ksrc/vhost_test_mod.o
+# The tree's IOTLB (and its vhost_iotlb.h) for every program of this build,
+# vringh's IOTLB accessors included, instead of linux/vhost_iotlb.c.
+KSRC_IOTLB_OBJS := ksrc/iotlb.o
+kernel/vhost_core.o: ALL_CFLAGS += -I$(KSRC)/drivers/vhost
+ksrc/vhost.o: $(KSRC)/drivers/vhost/vhost.c
+ksrc/iotlb.o: $(KSRC)/drivers/vhost/iotlb.c
+ksrc/vhost_test_mod.o: $(KSRC)/drivers/vhost/test.c
+ksrc/vhost.o ksrc/iotlb.o ksrc/vhost_test_mod.o: $(RIG_CONFIG)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)

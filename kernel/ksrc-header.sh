@@ -5,9 +5,15 @@
 # $KSRC/include/linux/NAME with the kernel's warning set (the warnings the
 # kernel itself leaves off), so the kernel's API header can replace ours
 # under -Wall -Wextra -Werror, followed by what kernel/ksrc-features.sh
-# detects of the header's API.  OUT is rewritten only if it would change.
+# detects of the header's API.  NAME is under include/linux/, or under
+# include/ when it begins with uapi/.  OUT is rewritten only if it would
+# change.
 set -eu
 ksrc=$1 name=$2 out=$3
+case $name in
+uapi/*)	src=$ksrc/include/$name ;;
+*)	src=$ksrc/include/linux/$name ;;
+esac
 here=$(dirname "$0")
 mkdir -p "$(dirname "$out")"
 cat > "$out.tmp" <<EOT
@@ -19,10 +25,10 @@ cat > "$out.tmp" <<EOT
 #ifndef __clang__
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-#include "$ksrc/include/linux/$name"
+#include "$src"
 #pragma GCC diagnostic pop
 EOT
-"$here/ksrc-features.sh" "$ksrc/include/linux/$name" >> "$out.tmp"
+"$here/ksrc-features.sh" "$src" >> "$out.tmp"
 if cmp -s "$out.tmp" "$out"; then
 	rm -f "$out.tmp"
 else

@@ -2,6 +2,7 @@
 #ifndef _LINUX_ERR_H
 #define _LINUX_ERR_H
 
+#include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 
@@ -26,6 +27,12 @@ static inline bool IS_ERR(const void *ptr)
 static inline bool IS_ERR_OR_NULL(const void *ptr)
 {
 	return !ptr || IS_ERR(ptr);
+}
+
+/* An error pointer of one type as another's. */
+static inline void *ERR_CAST(const void *ptr)
+{
+	return (void *)ptr;
 }
 
 #endif /* _LINUX_ERR_H */

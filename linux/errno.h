@@ -8,4 +8,12 @@
 
 #include <asm/errno.h>
 
+/* The kernel's own codes, which never reach userspace there. */
+#ifndef ERESTARTSYS
+#define ERESTARTSYS	512
+#endif
+#ifndef ENOIOCTLCMD
+#define ENOIOCTLCMD	515
+#endif
+
 #endif /* _LINUX_ERRNO_H */

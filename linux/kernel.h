@@ -3,6 +3,7 @@
 #ifndef _LINUX_KERNEL_H
 #define _LINUX_KERNEL_H
 
+#include <limits.h>
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/bug.h>

@@ -14,4 +14,10 @@
 #define min_t(type, x, y)	min((type)(x), (type)(y))
 #define max_t(type, x, y)	max((type)(x), (type)(y))
 
+#define swap(a, b) do {						\
+	typeof(a) __swap_tmp = (a);					\
+	(a) = (b);							\
+	(b) = __swap_tmp;						\
+} while (0)
+
 #endif /* _LINUX_MINMAX_H */

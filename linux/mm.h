@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 #include <linux/kernel.h>
+#include <linux/uaccess.h>
 
 struct page;
 
@@ -20,5 +21,34 @@ struct page;
 #define kunmap_local(addr)	((void)(addr))
 #define kmap_atomic(page)	page_address(page)
 #define kunmap_atomic(addr)	((void)(addr))
+
+/*
+ * Pinning user pages: a user page is there if the "user" window holds it
+ * (linux/uaccess.h); nothing moves, so pinning is only that check.
+ */
+#define FOLL_WRITE		0x01
+
+static inline int pin_user_pages_fast(unsigned long start, int nr_pages,
+				      unsigned int gup_flags, struct page **pages)
+{
+	int i;
+
+	(void)gup_flags;
+	start &= PAGE_MASK;
+	if (nr_pages <= 0 || !__user_range_ok((void __user *)start,
+					      (unsigned long)nr_pages * PAGE_SIZE))
+		return -EFAULT;
+	for (i = 0; i < nr_pages; i++)
+		pages[i] = virt_to_page(start + i * PAGE_SIZE);
+	return nr_pages;
+}
+
+static inline void unpin_user_pages_dirty_lock(struct page **pages,
+					       unsigned long npages, bool dirty)
+{
+	(void)pages;
+	(void)npages;
+	(void)dirty;
+}
 
 #endif /* _LINUX_MM_H */

@@ -8,7 +8,18 @@
 #define MODULE_DESCRIPTION(x)	extern int __module_description_unused
 #define MODULE_AUTHOR(x)	extern int __module_author_unused
 #define MODULE_IMPORT_NS(x)	extern int __module_import_ns_unused
+#define MODULE_VERSION(x)	extern int __module_version_unused
+#define MODULE_PARM_DESC(name, x) extern int __module_parm_desc_##name##_unused
 #define THIS_MODULE		((struct module *)0)
+
+/* Parameters keep their defaults; init and exit are never called. */
+#define module_param(name, type, perm) extern int __module_param_##name##_unused
+#define __init
+#define __exit
+#define module_init(fn)							\
+	int (*const __rig_module_init_##fn)(void) __attribute__((unused)) = fn
+#define module_exit(fn)							\
+	void (*const __rig_module_exit_##fn)(void) __attribute__((unused)) = fn
 
 struct module;
 

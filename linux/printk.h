@@ -8,6 +8,10 @@
 #include <string.h>
 #include <linux/compiler.h>
 
+#ifndef pr_fmt
+#define pr_fmt(fmt)	fmt
+#endif
+
 #define KERN_ERR	""
 #define KERN_WARNING	""
 #define KERN_NOTICE	""

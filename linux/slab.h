@@ -26,6 +26,7 @@
 
 #include <linux/types.h>
 #include <linux/gfp.h>
+#include <linux/overflow.h>
 #include <linux/compiler.h>
 
 extern __thread void *__kmalloc_fake;

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Built without a kernel tree: there is no vhost core to open. */
+#include <errno.h>
+#include <stdlib.h>
+#include "kernel/vhost_core.h"
+
+struct vhost_core *vhost_core_open(size_t mem_bytes, const char **why)
+{
+	(void)mem_bytes;
+	*why = "the kernel's vhost core is built only from a kernel tree (make KSRC=/path/to/linux)";
+	return NULL;
+}
+
+/* Unreachable: nothing can be opened. */
+void vhost_core_close(struct vhost_core *h)
+{
+	(void)h;
+	abort();
+}
+
+uint64_t vhost_core_features(struct vhost_core *h)
+{
+	(void)h;
+	abort();
+}
+
+void *vhost_core_alloc(struct vhost_core *h, size_t bytes)
+{
+	(void)h;
+	(void)bytes;
+	abort();
+}
+
+bool vhost_core_failed(struct vhost_core *h)
+{
+	(void)h;
+	abort();
+}
+
+void vhost_core_guest(struct vhost_core *h, bool on)
+{
+	(void)h;
+	(void)on;
+	abort();
+}
+
+int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
+		     void *desc, void *avail, void *used, int kick_fd, int call_fd,
+		     const char **what)
+{
+	(void)h, (void)features, (void)num, (void)desc, (void)avail, (void)used;
+	(void)kick_fd, (void)call_fd, (void)what;
+	abort();
+}
+
+int vhost_core_stop(struct vhost_core *h, uint16_t *last_avail, const char **what)
+{
+	(void)h, (void)last_avail, (void)what;
+	abort();
+}
+
+int vhost_core_restart(struct vhost_core *h, uint16_t base, const char **what)
+{
+	(void)h, (void)base, (void)what;
+	abort();
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's vhost core (drivers/vhost/vhost.c) and its test device
+ * (drivers/vhost/test.c), compiled unmodified from a kernel tree (KSRC=),
+ * driven as the kernel's tools/virtio/virtio_test drives /dev/vhost-test:
+ * through the device's own file operations (open, the VHOST_* and
+ * VHOST_TEST_* ioctls, release).  kernel/vhost_core.c; without a kernel
+ * tree, kernel/no_vhost_core.c, where vhost_core_open() says why not.
+ *
+ * The guest's memory is one mapping of this process that the core reaches
+ * with its uaccess (linux/uaccess.h's "user" window is the mapping and
+ * nothing else): a page the ioctl arguments are copied through, then the
+ * memory table's one region, guest address = host address, from which
+ * vhost_core_alloc() hands out rings and buffers and, while
+ * vhost_core_guest(h, true), everything the driver's kmalloc() takes
+ * (indirect tables).  The core's own allocations never land there.
+ */
+#ifndef RIG_KERNEL_VHOST_CORE_H
+#define RIG_KERNEL_VHOST_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct vhost_core;
+
+/* Open the device with @mem_bytes of guest memory; NULL and *@why if not. */
+struct vhost_core *vhost_core_open(size_t mem_bytes, const char **why);
+/* Release the file: the device stops and frees everything. */
+void vhost_core_close(struct vhost_core *h);
+
+/* The features the device offers (VHOST_GET_FEATURES). */
+uint64_t vhost_core_features(struct vhost_core *h);
+/* Guest memory, or NULL when the region is full. */
+void *vhost_core_alloc(struct vhost_core *h, size_t bytes);
+/* Has the device reported an error (vq_err(), its error eventfd)? */
+bool vhost_core_failed(struct vhost_core *h);
+/* Make this thread's kmalloc() take guest memory (or not). */
+void vhost_core_guest(struct vhost_core *h, bool on);
+
+/*
+ * Give the device a split ring of @num entries at @desc, @avail, @used
+ * (guest memory), @features acked, kicks from eventfd @kick_fd, calls to
+ * @call_fd, and start it (VHOST_TEST_RUN).  0 or -errno, with *@what the
+ * request that failed.
+ */
+int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
+		     void *desc, void *avail, void *used, int kick_fd, int call_fd,
+		     const char **what);
+/*
+ * Stop the queue between two buffers (VHOST_TEST_SET_BACKEND -1) and say
+ * where the device's avail index stopped (VHOST_GET_VRING_BASE).
+ */
+int vhost_core_stop(struct vhost_core *h, uint16_t *last_avail, const char **what);
+/* Start the stopped queue again from avail index @base (a reset ring: 0). */
+int vhost_core_restart(struct vhost_core *h, uint16_t base, const char **what);
+
+#endif /* RIG_KERNEL_VHOST_CORE_H */

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Virtually contiguous allocations: kmalloc's (linux/slab.h). */
+#ifndef _LINUX_VMALLOC_H
+#define _LINUX_VMALLOC_H
+
+#include <linux/slab.h>
+
+#define vmalloc(size)		kmalloc(size, GFP_KERNEL)
+#define vzalloc(size)		kzalloc(size, GFP_KERNEL)
+#define vfree(p)		kfree(p)
+
+#endif /* _LINUX_VMALLOC_H */
