@@ -49,6 +49,9 @@ ksrc/virtio_ring.o ksrc/vringh.o: $(RIG_CONFIG)
 # Their headers that are the kernel's own (the vhost uapi, vhost_iotlb.h)
 # come from the tree through wrappers; every other header is a shim in
 # linux/ (the task, eventfd and poll shims in linux/task.c, linux/eventfd.c).
+# A tree without them (a copy of the ring files alone, tests/ksrc-patched.sh)
+# builds virtio_test without the core: --vhost is then a SKIP.
+ifneq ($(and $(wildcard $(KSRC)/drivers/vhost/vhost.c),$(wildcard $(KSRC)/drivers/vhost/test.c)),)
 ksrc-vhost-headers := vhost_iotlb.h uapi/linux/vhost.h uapi/linux/vhost_types.h
 $(foreach h,$(ksrc-vhost-headers),\
 	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(notdir $(h))))
@@ -65,3 +68,4 @@ ksrc/vhost.o ksrc/iotlb.o ksrc/vhost_test_mod.o: $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
+endif

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Built without a kernel tree: there is no vhost core to open. */
+/*
+ * Built without a kernel tree (or with one that lacks drivers/vhost/vhost.c
+ * and test.c): there is no vhost core to open.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include "kernel/vhost_core.h"
@@ -7,7 +10,7 @@
 struct vhost_core *vhost_core_open(size_t mem_bytes, const char **why)
 {
 	(void)mem_bytes;
-	*why = "the kernel's vhost core is built only from a kernel tree (make KSRC=/path/to/linux)";
+	*why = "the kernel's vhost core is built only from a kernel tree that has it (make KSRC=/path/to/linux: drivers/vhost/vhost.c and test.c)";
 	return NULL;
 }
 

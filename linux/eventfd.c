@@ -8,10 +8,12 @@
  * (poll(2)) for the eventfd to become readable while its wait queue has an
  * entry, reads the count (so one wake-up stands for every write since the
  * last) and wakes the queue with EPOLLIN; while the queue is empty it
- * leaves the count alone, so a write made then is seen by the next
- * vfs_poll(), as in the kernel, where the count stays until read.  The
- * last reference stops the poller (through a second eventfd) and closes
- * the duplicate.
+ * leaves the count alone.  What it read is kept in @count: in the kernel
+ * nothing reads a kick eventfd, so its count only grows and vfs_poll()
+ * says EPOLLIN ever after the first write (vhost relies on that: starting
+ * to poll again after a stop always runs the handler once); here too.
+ * The last reference stops the poller (through a second eventfd) and
+ * closes the duplicate.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,6 +39,7 @@ struct eventfd_ctx {
 	int fd;			/* our duplicate */
 	int stop_fd;		/* the poller's stop signal; -1 until it runs */
 	bool stopping;		/* under wqh.lock */
+	u64 count;		/* under wqh.lock: what the poller read */
 	pthread_t poller;
 	wait_queue_head_t wqh;
 };
@@ -140,6 +143,7 @@ static void *poller(void *arg)
 		if (read(ctx->fd, &count, sizeof(count)) == sizeof(count)) {
 			struct wait_queue_entry *e, *next;
 
+			ctx->count += count;
 			list_for_each_entry_safe(e, next, &ctx->wqh.head, entry)
 				e->func(e, 1, 0, poll_to_key(EPOLLIN));
 		}
@@ -167,6 +171,10 @@ static __poll_t eventfd_poll(struct file *file, struct poll_table_struct *pt)
 		}
 	}
 	poll_wait(file, &ctx->wqh, pt);
+	pthread_mutex_lock(&ctx->wqh.lock);
+	if (ctx->count)
+		mask |= EPOLLIN;
+	pthread_mutex_unlock(&ctx->wqh.lock);
 	if (poll(&pfd, 1, 0) > 0) {
 		if (pfd.revents & POLLIN)
 			mask |= EPOLLIN;
