@@ -40,6 +40,12 @@ if [ -z "$top" ]; then
 fi
 dest=${2:-build-ksrc/$top}
 
+# One extraction at a time into DEST (make check's checks may ask at once):
+# a second run waits, then finds the stamp.
+mkdir -p "$(dirname "$dest")"
+exec 9>"$dest.lock"
+flock 9
+
 stamp="$dest/.rig-extracted"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$(ls -l "$tarball")" ]; then
 	echo "$dest"

@@ -35,9 +35,10 @@ $(foreach v,KSRC KSRC_BASE GUEST HOST O,$(if $(filter environment%,$(origin $(v)
 # them in their own folders: there KSRC, KSRC_BASE, GUEST and HOST are
 # their arguments (RIG_TOOL_*), not this build's, which is the rig's own.
 # make ab and make gate-check compare revisions of this repository only,
-# and refuse KSRC rather than ignore it.
+# and make mutate plants bugs in this repository's ring code: they refuse
+# KSRC rather than ignore it.
 rig-tool-goals := regress series
-rig-repo-goals := ab gate-check
+rig-repo-goals := ab gate-check mutate
 rig-asked-tools := $(filter $(rig-tool-goals) $(rig-repo-goals),$(MAKECMDGOALS))
 ifneq ($(rig-asked-tools),)
 ifneq ($(filter-out $(rig-tool-goals) $(rig-repo-goals),$(MAKECMDGOALS)),)
@@ -47,7 +48,7 @@ ifneq ($(words $(rig-asked-tools)),1)
 $(error make $(rig-asked-tools): one at a time)
 endif
 ifneq ($(and $(or $(KSRC),$(KSRC_BASE)),$(filter $(rig-repo-goals),$(MAKECMDGOALS))),)
-$(error make $(rig-asked-tools) compares revisions of this repository and takes no KSRC; for a kernel tree: make regress KSRC=TREE BASE=REV [HEAD=REV], or make series)
+$(error make $(rig-asked-tools) works on this repository's own ring code and takes no KSRC; for a kernel tree: make regress KSRC=TREE BASE=REV [HEAD=REV], or make series)
 endif
 RIG_TOOL_KSRC := $(if $(KSRC),$(abspath $(KSRC)))
 RIG_TOOL_KSRC_BASE := $(if $(KSRC_BASE),$(abspath $(KSRC_BASE)))

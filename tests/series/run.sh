@@ -18,7 +18,7 @@
 # Usage: tests/series/run.sh [series|regress|all]   (default all: both
 #   halves; make check runs them as two checks, side by side)
 #   (the ring files: $RIG_KSRC_6_12, else
-#   build-ksrc/linux-source-6.12, /work/ksrc/linux-source-6.12, or extracted
+#   build-ksrc/linux-source-6.12, or extracted
 #   from /usr/src/linux-source-6.12.tar.xz by kernel/fetch-ksrc.sh)
 # Prints "PASS: series/NAME", "FAIL: series/NAME" or "SKIP: series/NAME:
 # why" lines; exits 1 if any check failed.
@@ -41,7 +41,7 @@ command -v valgrind >/dev/null 2>&1 ||
 	skip_all "kernel series" "valgrind is not installed (apt-get install valgrind)"
 command -v git >/dev/null 2>&1 || skip_all "kernel series" "git is not installed"
 k=
-for d in ${RIG_KSRC_6_12:-} "$top/build-ksrc/linux-source-6.12" /work/ksrc/linux-source-6.12; do
+for d in ${RIG_KSRC_6_12:-} "$top/build-ksrc/linux-source-6.12"; do
 	[ -f "$d/drivers/virtio/virtio_ring.c" ] && { k=$d; break; }
 done
 if [ -z "$k" ] && [ -r /usr/src/linux-source-6.12.tar.xz ]; then
@@ -145,8 +145,10 @@ pass_if "$part: the kernel tree is byte for byte as before (.git, git status, gi
 
 # Refused, not ignored.
 want regress || exit $failed
-MAKEFLAGS= make -s -C "$top" ab KSRC="$t" BASE=HEAD >"$tmp/out" 2>"$tmp/err"
-rc=$?
-[ $rc -ne 0 ] && grep -q "takes no KSRC" "$tmp/err"
-pass_if "make ab KSRC=...: refused with one line"
+for goal in ab mutate; do
+	MAKEFLAGS= make -s -C "$top" $goal KSRC="$t" BASE=HEAD >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q "make $goal works on this repository's own ring code and takes no KSRC" "$tmp/err"
+	pass_if "make $goal KSRC=...: refused with one line"
+done
 exit $failed
