@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
+#include "harness/harness.h"
 #include "vhost-user/wire.h"
 
 static char dir[64], sock_path[128], err_path[128];
@@ -300,8 +301,10 @@ static void start_dev(const char *prog)
  * @send sends what the case sends; the generic senders send one message,
  * @req with the values @a and @b.  Then the backend must have said @want
  * on stderr, dropped the connection (or kept it, if @stays) and still
- * serve the next frontend.  @skip: the case cannot run in this build, and
- * why.
+ * serve the next frontend.  @want_kernel: what the backend says instead
+ * when a kernel tree's vringh refuses the ring (it names no reason of its
+ * own); NULL: @want either way.  @skip: the case cannot run in this
+ * build, and why.
  */
 struct vh_case {
 	const char *name;
@@ -310,6 +313,7 @@ struct vh_case {
 	uint32_t req;
 	uint64_t a, b;
 	const char *want;
+	const char *want_kernel;
 	bool stays;
 	const char *skip;
 };
@@ -913,7 +917,8 @@ static const struct vh_case cases[] = {
 	{ "edge: status byte at the last byte of memory (served)", .hello = true,
 	  .send = status_at_memory_end, .stays = true },
 	{ "edge: status descriptor one byte past memory (queue stops)", .hello = true,
-	  .send = status_past_memory_end, .want = "is not in guest memory", .stays = true },
+	  .send = status_past_memory_end, .want = "is not in guest memory",
+	  .want_kernel = "queue 0: getdesc: vringh refused the ring", .stays = true },
 	{ "edge: status byte at the last byte of a second region (served)", .hello = true,
 	  .send = status_at_second_region_end, .stays = true },
 	{ "edge: status descriptor across two adjacent regions (served)", .hello = true,
@@ -947,6 +952,7 @@ static const struct vh_case cases[] = {
 
 static void run_case(const struct vh_case *c)
 {
+	const char *want = c->want;
 	int s;
 	bool conn_ok, serving, said;
 	char *e;
@@ -965,7 +971,9 @@ static void run_case(const struct vh_case *c)
 	usleep(20000);
 	e = new_errors();
 	serving = still_serving();
-	said = c->want ? strstr(e, c->want) != NULL : !strstr(e, "vhost-");
+	if (c->want_kernel && !strcmp(rig_host_impl(), "kernel"))
+		want = c->want_kernel;
+	said = want ? strstr(e, want) != NULL : !strstr(e, "vhost-");
 	if (conn_ok && said && serving && !case_problem) {
 		printf("PASS: vhost-user hostile frontend: %s\n", c->name);
 	} else {
@@ -975,8 +983,8 @@ static void run_case(const struct vh_case *c)
 		       (conn_ok ? "dropped" : "NOT dropped"),
 		       serving ? "still" : "NOT", case_problem ? ", " : "",
 		       case_problem ? case_problem : "",
-		       c->want ? "\"" : "", c->want ? c->want : "no error",
-		       c->want ? "\"" : "", e);
+		       want ? "\"" : "", want ? want : "no error",
+		       want ? "\"" : "", e);
 		failures++;
 	}
 	fflush(stdout);
