@@ -18,11 +18,13 @@ LDFLAGS ?=
 # $(NAME-libs) where a program needs more.  A new program is one line here.
 PROGS += vringh_test
 vringh_test-objs := vringh_test_scenarios.o vringh_test_parallel.o
+# --vhost (virtio_test, vring_bench): the kernel's vhost core, built from a
+# kernel tree when there is one (kernel/ksrc-build.mk sets VHOST_CORE_OBJS).
+VHOST_OBJS = vhost-user/shm.o $(or $(VHOST_CORE_OBJS),kernel/no_vhost_core.o)
 PROGS += virtio_test
-# --vhost: the kernel's vhost core, built from a kernel tree when there is
-# one (kernel/ksrc-build.mk sets VHOST_CORE_OBJS).
-virtio_test-objs = vhost-user/shm.o $(or $(VHOST_CORE_OBJS),kernel/no_vhost_core.o)
+virtio_test-objs = $(VHOST_OBJS)
 PROGS += vring_bench
+vring_bench-objs = $(VHOST_OBJS)
 PROGS += tests/hostile
 PROGS += tests/allocfail
 PROGS += tests/mockdev

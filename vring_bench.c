@@ -38,6 +38,17 @@
  * gives the last its whole writable length too: every buffer must come back
  * with that length.  A kernel tree's virtio_ring drops the feature in
  * vring_transport_features(): then --in-order is a SKIP (exit 77).
+ *
+ * --vhost: the device is the kernel's vhost core (drivers/vhost/vhost.c
+ * from the tree this was built with, KSRC=; kernel/vhost_core.h), set up
+ * through its test device's ioctls with no kick eventfd, and served in
+ * this thread on each kick with the core's own functions
+ * (vhost_core_serve(): vhost_get_vq_desc(), vhost_add_used(),
+ * vhost_signal()); the interrupt is its call eventfd.  The ring, the data
+ * and the driver's allocations are in the memory the core was given.
+ * One thread: ab/count.sh counts the core's instructions per buffer
+ * (inside vhost_core_serve()).  Split rings only, no VIRTIO_F_IN_ORDER:
+ * what the core lacks is a SKIP; without a kernel tree, a SKIP.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -46,6 +57,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 
 #include <linux/virtio.h>
 #include <linux/virtio_config.h>
@@ -53,9 +66,12 @@
 
 #include "harness/harness.h"
 #include "harness/mockdev.h"
+#include "kernel/vhost_core.h"
 
 #define SG_BYTES	64	/* bytes each scatterlist entry describes */
 #define MAX_BUFFERS	1000000000000UL	/* 10^12: hours, not for ever */
+/* --vhost: the core's memory beyond the ring, data and indirect tables. */
+#define VHOST_SLACK	(1UL << 20)
 
 enum mode { MODE_OUT, MODE_IN, MODE_MIXED, MODE_CALLS };
 
@@ -89,6 +105,10 @@ static unsigned char *in_data;
 static unsigned int in_bytes;
 static unsigned char in_fill;
 
+/* --vhost: the kernel's vhost core, and its call eventfd. */
+static struct vhost_core *core;
+static int call_fd = -1;
+
 static void *token_for(unsigned long k)
 {
 	/* Split rings are a power of 2 long; packed ones may not be. */
@@ -106,8 +126,19 @@ static void *token_for(unsigned long k)
 static bool device_notify(struct virtqueue *vq __attribute__((unused)))
 {
 	unsigned int ndesc, count;
+	u64 calls_signalled;
 	u16 id;
 
+	if (core) {
+		int used = vhost_core_serve(core);
+
+		CHECKF(used >= 0, "the vhost core: vhost_get_vq_desc: %d", used);
+		/* The core signals its call eventfd when the driver wants it. */
+		if (read(call_fd, &calls_signalled, sizeof(calls_signalled)) ==
+		    sizeof(calls_signalled))
+			irq = true;
+		return true;
+	}
 	if (in_order) {
 		count = mockdev_take_all(&dev, &id, &ndesc);
 		if (count) {
@@ -203,6 +234,8 @@ static void usage(void)
 "                  disable_cb, get_buf and enable_cb in the interrupt\n"
 "  --in-order      offer VIRTIO_F_IN_ORDER: the device returns each ring-full\n"
 "                  with one used entry\n"
+"  --vhost         the device is the kernel's vhost core, from the kernel tree\n"
+"                  this was built with (KSRC=), served in this thread\n"
 "  --cpu N         pin to CPU N (one this process may run on)\n"
 "  --json          print the result as one JSON object (README: fields)\n"
 "  --version       how this binary was built\n"
@@ -225,6 +258,7 @@ int main(int argc, char *argv[])
 		{ "mixed",	 no_argument,	    NULL, 'm' },
 		{ "calls",	 no_argument,	    NULL, 'C' },
 		{ "in-order",	 no_argument,	    NULL, 'o' },
+		{ "vhost",	 no_argument,	    NULL, 'H' },
 		{ "cpu",	 required_argument, NULL, 'c' },
 		{ "json",	 no_argument,	    NULL, 'J' },
 		{ "version",	 no_argument,	    NULL, 'V' },
@@ -233,7 +267,7 @@ int main(int argc, char *argv[])
 	};
 	unsigned long buffers = 10000000, num = 128, nsg = 16, cpu = 0;
 	bool indirect = true, event_idx = true, version_1 = false, pin = false;
-	bool packed = false, json = false;
+	bool packed = false, json = false, vhost = false;
 	const char *ring_arg = NULL;
 	enum mode mode = MODE_OUT;
 	unsigned int out_sg, in_sg, i;
@@ -266,6 +300,7 @@ int main(int argc, char *argv[])
 		case '1': version_1 = true; break;
 		case 'P': packed = true; break;
 		case 'o': in_order = true; break;
+		case 'H': vhost = true; break;
 		case 'J': json = true; break;
 		case 'i':
 		case 'm':
@@ -321,7 +356,25 @@ int main(int argc, char *argv[])
 	out_sg = mode == MODE_MIXED || calls ? nsg - nsg / 2 : nsg;
 	in_sg = nsg - out_sg;
 	sg = calloc(nsg, sizeof(*sg));
-	data = calloc(nsg, SG_BYTES);
+	if (vhost) {
+		/* The ring, the data, an indirect table per entry, and more. */
+		const char *why;
+
+		core = vhost_core_open(rig_ring_bytes(num, packed) + nsg * SG_BYTES +
+				       num * nsg * 16 + VHOST_SLACK, &why);
+		if (!core)
+			rig_skip("--vhost: %s", why);
+		if (packed || in_order) {
+			vhost_core_close(core);
+			rig_skip("--vhost: the kernel's vhost core has no %s",
+				 packed ? "packed ring" : "VIRTIO_F_IN_ORDER");
+		}
+		data = vhost_core_alloc(core, nsg * SG_BYTES);
+		if (data)
+			memset(data, 0, nsg * SG_BYTES);
+	} else {
+		data = calloc(nsg, SG_BYTES);
+	}
 	if (!sg || !data)
 		rig_die("calloc");
 	sg_init_table(sg, out_sg);
@@ -348,12 +401,32 @@ int main(int argc, char *argv[])
 		      /* Packed rings exist only in virtio 1.x. */
 		      (packed ? 1ULL << VIRTIO_F_RING_PACKED |
 				1ULL << VIRTIO_F_VERSION_1 : 0));
-	rig_queue_make(&queue, &vdev, num, NULL, calls && !indirect, device_notify,
-		       driver_callback, "bench");
+	if (core) {
+		void *mem = vhost_core_alloc(core, rig_ring_bytes(num, false));
+		const struct vring *vr = &queue.ring.vring;
+		const char *what = "";
+		int err;
+
+		CHECK(mem);
+		call_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (call_fd < 0)
+			rig_die("eventfd");
+		vhost_core_guest(core, true);
+		rig_queue_make(&queue, &vdev, num, mem, calls && !indirect,
+			       device_notify, driver_callback, "bench");
+		err = vhost_core_start(core, vdev.features, num, vr->desc, vr->avail,
+				       vr->used, -1, call_fd, &what);
+		CHECKF(err == 0, "--vhost: %s: %d", what, err);
+	} else {
+		rig_queue_make(&queue, &vdev, num, NULL, calls && !indirect, device_notify,
+			       driver_callback, "bench");
+	}
 	vq = queue.vq;
 	/* The device and the driver share this process: one view. */
-	mockdev_init(&dev, &vdev, &queue.ring);
-	mockdev_want_kicks(&dev);
+	if (!core) {
+		mockdev_init(&dev, &vdev, &queue.ring);
+		mockdev_want_kicks(&dev);
+	}
 	rig_progress_init(&progress, "buffers", buffers, false);
 	rig_catch_interrupt();
 
@@ -391,7 +464,13 @@ int main(int argc, char *argv[])
 	       added, returned);
 	CHECK(virtqueue_detach_unused_buf(vq) == NULL);
 	rig_queue_destroy(&queue);
-	free(data);
+	if (core) {
+		vhost_core_guest(core, false);
+		vhost_core_close(core);		/* the ring and data go with it */
+		close(call_fd);
+	} else {
+		free(data);
+	}
 	free(sg);
 
 	ns = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;

@@ -18,6 +18,14 @@
 #       (main() where that is inlined), and not inside each scenario's ring
 #       set-up and teardown (fixture_setup/fixture_teardown, or st_setup/
 #       st_teardown), which it toggles off.
+#   vhost core split   per buffer (each buffer taken, used and signalled),
+#       the kernel's vhost core of a KSRC= build (vring_bench --vhost):
+#       callgrind counts only inside vhost_core_serve(), where the core's
+#       vhost_get_vq_desc(), vhost_add_used() and vhost_signal() run, in
+#       the one thread that also adds the buffers; the difference between
+#       60000 and 10000 buffers, divided by 50000.  A build without a
+#       kernel tree prints "n/a".  ab/count.sh -r vhost BUILD_DIR: that
+#       row alone (-r vring_bench, -r vringh_test: theirs alone).
 # Prints one line per figure, "NAME: VALUE" (two decimals), e.g.
 #   vring_bench split instructions/add: 1196.16
 # and, per vring_bench add, where those instructions went (ab/cg-split.awk:
@@ -52,7 +60,16 @@
 # Exit status: 0, or 1 if valgrind is missing or a run failed.
 
 set -u
-MATRIX=
+MATRIX= only=
+if [ "${1:-}" = -r ]; then
+	case ${2:-} in
+	vring_bench | vringh_test | vhost) only=$2 ;;
+	*) echo "count: -r '${2:-}' is not vring_bench, vringh_test or vhost" >&2; exit 2 ;;
+	esac
+	shift 2
+fi
+# want ROW: is ROW's figure asked for?
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 if [ "${1:-}" = --matrix ]; then
 	MATRIX=1
 	shift
@@ -86,6 +103,7 @@ VALGRIND=$(command -v valgrind) ||
 [ -n "$MATRIX" ] || set -- "$B"
 for d in "$@"; do
 	for p in vring_bench vringh_test; do
+		[ "$only" = vhost ] && [ $p = vringh_test ] && continue
 		[ -x "$d/$p" ] || die "$d/$p is not built (make $p)"
 	done
 done
@@ -220,6 +238,7 @@ row() {
 }
 
 for mode in split packed; do
+	want vring_bench || break
 	flag=
 	[ $mode = packed ] && flag=--packed
 	grind "$tmp/lo" --toggle-collect=main $NOPRINT -- ./vring_bench $flag $LO
@@ -227,6 +246,13 @@ for mode in split packed; do
 	row "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
 	split_rows "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
 done
+
+if want vhost; then
+	grind "$tmp/lo" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost $LO
+	grind "$tmp/hi" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost $HI
+	row "vhost core split" buffer "$tmp/hi" "$tmp/lo" $((HI - LO))
+fi
+want vringh_test || exit 0
 
 # The measured region: run_single() when it is a function of its own, else
 # main(); inside it, the ring set-up and teardown of each scenario are

@@ -55,12 +55,14 @@ ifneq ($(and $(wildcard $(KSRC)/drivers/vhost/vhost.c),$(wildcard $(KSRC)/driver
 ksrc-vhost-headers := vhost_iotlb.h uapi/linux/vhost.h uapi/linux/vhost_types.h
 $(foreach h,$(ksrc-vhost-headers),\
 	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(notdir $(h))))
-VHOST_CORE_OBJS := kernel/vhost_core.o linux/task.o linux/eventfd.o \
-	ksrc/vhost.o ksrc/vhost_test_mod.o
+VHOST_CORE_OBJS := kernel/vhost_core.o kernel/vhost_core_serve.o \
+	linux/task.o linux/eventfd.o ksrc/vhost.o ksrc/vhost_test_mod.o
 # The tree's IOTLB (and its vhost_iotlb.h) for every program of this build,
 # vringh's IOTLB accessors included, instead of linux/vhost_iotlb.c.
 KSRC_IOTLB_OBJS := ksrc/iotlb.o
-kernel/vhost_core.o: ALL_CFLAGS += -I$(KSRC)/drivers/vhost
+kernel/vhost_core.o kernel/vhost_core_serve.o: ALL_CFLAGS += -I$(KSRC)/drivers/vhost
+# The tree's vhost.h, included by kernel/vhost_core_serve.c, is the kernel's.
+kernel/vhost_core_serve.o: ALL_CFLAGS += $(KSRC_WARN)
 ksrc/vhost.o: $(KSRC)/drivers/vhost/vhost.c
 ksrc/iotlb.o: $(KSRC)/drivers/vhost/iotlb.c
 ksrc/vhost_test_mod.o: $(KSRC)/drivers/vhost/test.c

@@ -167,6 +167,11 @@ void vhost_core_close(struct vhost_core *h)
 	free(h);
 }
 
+struct vhost_dev *vhost_core_dev(struct vhost_core *h)
+{
+	return h->file->private_data;
+}
+
 uint64_t vhost_core_features(struct vhost_core *h)
 {
 	return h->features;

@@ -15,6 +15,7 @@
  * vhost_core_guest(h, true), everything the driver's kmalloc() takes
  * (indirect tables).  The core's own allocations never land there.
  */
+struct vhost_dev;
 #ifndef RIG_KERNEL_VHOST_CORE_H
 #define RIG_KERNEL_VHOST_CORE_H
 
@@ -29,6 +30,8 @@ struct vhost_core *vhost_core_open(size_t mem_bytes, const char **why);
 /* Release the file: the device stops and frees everything. */
 void vhost_core_close(struct vhost_core *h);
 
+/* The core's device (test.c's struct vhost_test starts with it). */
+struct vhost_dev *vhost_core_dev(struct vhost_core *h);
 /* The features the device offers (VHOST_GET_FEATURES). */
 uint64_t vhost_core_features(struct vhost_core *h);
 /* Guest memory, or NULL when the region is full. */
@@ -54,5 +57,18 @@ int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
 int vhost_core_stop(struct vhost_core *h, uint16_t *last_avail, const char **what);
 /* Start the stopped queue again from avail index @base (a reset ring: 0). */
 int vhost_core_restart(struct vhost_core *h, uint16_t base, const char **what);
+
+/*
+ * Do in this thread what the test device's worker does on a kick (a queue
+ * started with no kick eventfd, @kick_fd -1, is never served otherwise):
+ * take every available buffer and use it with length 0, re-check after
+ * re-enabling notifications, and signal the call eventfd if the driver
+ * wants it, all with the core's own functions (vhost_get_vq_desc(),
+ * vhost_add_used(), vhost_signal()).  One thread, so the same run costs
+ * the same instructions every time (ab/count.sh).  Returns the number of
+ * buffers used, or the -errno vhost_get_vq_desc() gave.
+ * kernel/vhost_core_serve.c.
+ */
+int vhost_core_serve(struct vhost_core *h);
 
 #endif /* RIG_KERNEL_VHOST_CORE_H */

@@ -4,8 +4,9 @@
 # tests/ksrc-patched.sh KSRC PATCH GUEST HOST PROG -- CMD [ARG...]: a
 # kernel tree changed by PATCH, checked as it is, with no change to the
 # rig.  The ring files of KSRC (drivers/virtio/virtio_ring.c,
-# drivers/vhost/vringh.c and their API headers) are copied to a temporary
-# folder, PATCH is applied there (patch -p1), PROG (e.g. tests/hostile) of
+# drivers/vhost/vringh.c and their API headers) and, when it has them, the
+# vhost core's (drivers/vhost/vhost.[ch], iotlb.c, test.[ch] and their
+# headers) are copied to a temporary folder, PATCH is applied there (patch -p1), PROG (e.g. tests/hostile) of
 # the pairing GUEST/HOST ("kernel" or "rig") is built against the copy in a
 # temporary output folder (make O=), and CMD runs in that folder (so
 # ./tests/hostile is the program built).  Exit status: CMD's, or 1 if the
@@ -27,8 +28,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-ksrc-patched.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # A signal is an exit too (bash runs no EXIT trap when a signal kills it).
 trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+vhost_files="drivers/vhost/vhost.c drivers/vhost/vhost.h drivers/vhost/iotlb.c
+	drivers/vhost/test.c drivers/vhost/test.h include/linux/vhost_iotlb.h
+	include/uapi/linux/vhost.h include/uapi/linux/vhost_types.h"
+[ -f "$ksrc/drivers/vhost/vhost.c" ] || vhost_files=
 for f in drivers/virtio/virtio_ring.c drivers/vhost/vringh.c \
-	 include/linux/virtio.h include/linux/virtio_ring.h include/linux/vringh.h; do
+	 include/linux/virtio.h include/linux/virtio_ring.h include/linux/vringh.h \
+	 $vhost_files; do
 	mkdir -p "$tmp/tree/$(dirname "$f")"
 	cp "$ksrc/$f" "$tmp/tree/$f" || { echo "ksrc-patched: cannot copy $ksrc/$f" >&2; exit 1; }
 done

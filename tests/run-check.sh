@@ -512,7 +512,9 @@ peer_checks() {
 # a lost kick planted in it makes vringh_test --parallel fail within 30 s,
 # its watchdog naming the side that waits (split and packed, event indices
 # on and off; packed with --indirect, one descriptor a buffer, as the
-# planted count of buffers is one of descriptors there).
+# planted count of buffers is one of descriptors there).  Extra work
+# planted in the kernel's vhost_get_vq_desc() is a regression of the
+# vhost-core row (tests/vhost-core-regress.sh).
 ksrc_patched_checks() {
 	local ksrc
 	ksrc=$(sed -n 's/^KSRC=\([^ ]*\) .*/\1/p' "$B/.rig-config" 2>/dev/null)
@@ -531,6 +533,17 @@ ksrc_patched_checks() {
 		"--parallel --xfers=$XFERS" "--parallel --xfers=$XFERS --event-idx" \
 		"--parallel --xfers=$XFERS --packed --indirect" \
 		"--parallel --xfers=$XFERS --packed --indirect --event-idx"
+	# The vhost-core row of ab/count.sh (make count, make regress): the
+	# same build counted twice is ok; a copy of the tree whose
+	# vhost_get_vq_desc() does extra work is a regression.
+	[ -x "$B/vring_bench" ] || return
+	LONG=1 expect "vhost core row: the same build counted twice is ok" 0 \
+		out='^vhost core split instructions/buffer	.*	ok$' -- \
+		tests/vhost-core-regress.sh "$B" "$B"
+	LONG=1 expect "vhost core row: vhost.c + vhost-extra-work.patch is a REGRESSION" 1 \
+		out='^vhost core split instructions/buffer	.*	REGRESSION$' -- \
+		tests/ksrc-patched.sh "$ksrc" tests/ksrc-patches/vhost-extra-work.patch "$guest" "$host" \
+		vring_bench -- "$PWD/tests/vhost-core-regress.sh" "$PWD/$B"
 }
 
 # With a kernel tree's vringh, vringh_test --parallel --fast-vringh runs
