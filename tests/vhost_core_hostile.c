@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile rings against the kernel's vhost core (kernel/vhost_core.h): the
+ * host-side cases of tests/hostile.c and its spec-rule cases, on a split
+ * ring written by hand as a malicious guest would, served by the tree's
+ * vhost_get_vq_desc() (vhost_core_serve()).  A case passes when the core
+ * refuses: no buffer used, an error returned, and vq_err() called (its
+ * error eventfd signalled); or, for a bad ring set-up, when the ioctl that
+ * sets it up fails.  What the core is known not to check is the case's
+ * gap: a TODO (exit 78), a pass saying the gap is gone if a tree does.
+ *
+ * Usage: vhost_core_hostile --list | vhost_core_hostile CASE
+ * Exit 0 refused, 1 not, 2 usage error, 77 no vhost core in this build
+ * (SKIP), 78 a known gap.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+
+#include <linux/virtio_config.h>
+#include <linux/virtio_ring.h>
+
+#include "harness/harness.h"
+#include "kernel/vhost_core.h"
+
+#define RING_SIZE	16
+#define MEM_BYTES	(64 * 1024)
+#define FEATURES	(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_RING_F_INDIRECT_DESC)
+
+static const char *this_case;
+static struct vhost_core *core;
+static struct vring vr;
+static void *ring;
+static struct vring_desc *tbl;	/* room for an indirect table */
+static char *data;
+static int call_fd = -1;
+
+/* The core, with a zeroed ring, a table page and a data page in its memory. */
+static void open_core(void)
+{
+	const char *why;
+
+	core = vhost_core_open(MEM_BYTES, &why);
+	if (!core)
+		rig_skip("%s: %s", this_case, why);
+	ring = vhost_core_alloc(core, vring_size(RING_SIZE, RIG_RING_ALIGN));
+	tbl = vhost_core_alloc(core, 4096);
+	data = vhost_core_alloc(core, 4096);
+	CHECK(ring && tbl && data);
+	memset(ring, 0, vring_size(RING_SIZE, RIG_RING_ALIGN));
+	vring_init(&vr, RING_SIZE, ring, RIG_RING_ALIGN);
+	call_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	CHECK(call_fd >= 0);
+}
+
+static void close_core(void)
+{
+	vhost_core_close(core);
+	close(call_fd);
+}
+
+static void setup_features(u64 features)
+{
+	const char *what = "";
+	int err;
+
+	open_core();
+	err = vhost_core_start(core, features, RING_SIZE, vr.desc, vr.avail,
+			       vr.used, -1, call_fd, &what);
+	CHECKF(err == 0, "%s: %d", what, err);
+}
+
+static void setup(void)
+{
+	setup_features(FEATURES);
+}
+
+static void set_desc(struct vring_desc *d, u64 addr, u32 len, u16 flags, u16 next)
+{
+	d->addr = cpu_to_le64(addr);
+	d->len = cpu_to_le32(len);
+	d->flags = cpu_to_le16(flags);
+	d->next = cpu_to_le16(next);
+}
+
+static u64 data_addr(unsigned int n)
+{
+	return (uintptr_t)(data + n * 64);
+}
+
+static void offer(u16 head)
+{
+	u16 idx = le16_to_cpu(vr.avail->idx);
+
+	vr.avail->ring[idx % RING_SIZE] = cpu_to_le16(head);
+	vr.avail->idx = cpu_to_le16(idx + 1);
+}
+
+/*
+ * Serve the ring: the core must refuse, say so (vq_err()), and use nothing
+ * more than the @used buffers it had.
+ */
+static int expect_refused_at(u16 used)
+{
+	int r = vhost_core_serve(core);
+	u16 now = le16_to_cpu(vr.used->idx);
+	bool said = vhost_core_failed(core);
+
+	close_core();
+	CHECKF(r < 0 && now == used, "the vhost core took it: vhost_core_serve() %d, used index %u",
+	       r, now);
+	CHECKF(said, "refused (%d) without vq_err()", r);
+	return 0;
+}
+
+static int expect_refused(void)
+{
+	return expect_refused_at(0);
+}
+
+static int head_out_of_range(void)
+{
+	setup();
+	offer(RING_SIZE);
+	return expect_refused();
+}
+
+static int next_out_of_range(void)
+{
+	setup();
+	set_desc(&vr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, RING_SIZE + 3);
+	offer(0);
+	return expect_refused();
+}
+
+static int desc_loop(void)
+{
+	setup();
+	set_desc(&vr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, 1);
+	set_desc(&vr.desc[1], data_addr(1), 8, VRING_DESC_F_NEXT, 2);
+	set_desc(&vr.desc[2], data_addr(2), 8, VRING_DESC_F_NEXT, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int chain_longer_than_ring(void)
+{
+	unsigned int i;
+
+	setup();
+	for (i = 0; i < RING_SIZE; i++)
+		set_desc(&vr.desc[i], data_addr(0), 0, VRING_DESC_F_NEXT, (i + 1) % RING_SIZE);
+	offer(0);
+	return expect_refused();
+}
+
+static int indirect_loop(void)
+{
+	setup();
+	set_desc(&tbl[0], data_addr(0), 8, VRING_DESC_F_NEXT, 1);
+	set_desc(&tbl[1], data_addr(1), 8, VRING_DESC_F_NEXT, 0);
+	set_desc(&vr.desc[0], (uintptr_t)tbl, 2 * sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int nested_indirect(void)
+{
+	setup();
+	set_desc(&tbl[0], (uintptr_t)&tbl[4], 2 * sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
+	set_desc(&tbl[4], data_addr(0), 8, 0, 0);
+	set_desc(&vr.desc[0], (uintptr_t)tbl, sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int indirect_len_zero(void)
+{
+	setup();
+	set_desc(&vr.desc[0], (uintptr_t)tbl, 0, VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int indirect_len_odd(void)
+{
+	setup();
+	set_desc(&vr.desc[0], (uintptr_t)tbl, 24, VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_refused();
+}
+
+/* Past the end of the memory table's one region. */
+static u64 outside(void)
+{
+	return (uintptr_t)data + MEM_BYTES + 4096;
+}
+
+static int indirect_outside_range(void)
+{
+	setup();
+	set_desc(&vr.desc[0], outside(), 32, VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int readable_after_writable(void)
+{
+	setup();
+	set_desc(&vr.desc[0], data_addr(0), 8, VRING_DESC_F_WRITE | VRING_DESC_F_NEXT, 1);
+	set_desc(&vr.desc[1], data_addr(1), 8, 0, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int addr_outside_range(void)
+{
+	setup();
+	set_desc(&vr.desc[0], outside(), 8, 0, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int addr_wraps(void)
+{
+	setup();
+	set_desc(&vr.desc[0], ~0ULL - 15, 64, 0, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int avail_idx_jump(void)
+{
+	setup();
+	set_desc(&vr.desc[0], data_addr(0), 8, 0, 0);
+	vr.avail->idx = cpu_to_le16(RING_SIZE + 1);
+	return expect_refused();
+}
+
+/* A ring set-up the core must refuse: the ioctl fails. */
+static int expect_start_refused(unsigned int num, void *desc, void *avail, void *used)
+{
+	const char *what = "";
+	int err;
+
+	err = vhost_core_start(core, FEATURES, num, desc, avail, used, -1, call_fd, &what);
+	close_core();
+	CHECKF(err < 0, "the vhost core took the ring (num %u, desc %p avail %p used %p)",
+	       num, desc, avail, used);
+	return 0;
+}
+
+static int bad_ring_size(void)
+{
+	open_core();
+	return expect_start_refused(RING_SIZE - 1, vr.desc, vr.avail, vr.used);
+}
+
+static int ring_outside_memory(void)
+{
+	open_core();
+	return expect_start_refused(RING_SIZE, (void *)(uintptr_t)outside(), vr.avail, vr.used);
+}
+
+/* A descriptor table 8 bytes off its 16-byte alignment (2.7.2). */
+static int spec_ring_misaligned(void)
+{
+	open_core();
+	return expect_start_refused(RING_SIZE, (char *)vr.desc + 8, vr.avail, vr.used);
+}
+
+static int spec_indirect_not_negotiated(void)
+{
+	setup_features(1ULL << VIRTIO_F_VERSION_1);
+	set_desc(&tbl[0], data_addr(0), 8, 0, 0);
+	set_desc(&vr.desc[0], (uintptr_t)tbl, sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_refused();
+}
+
+static int spec_indirect_with_next(void)
+{
+	setup();
+	set_desc(&tbl[0], data_addr(0), 8, 0, 0);
+	set_desc(&vr.desc[0], (uintptr_t)tbl, sizeof(*tbl),
+		 VRING_DESC_F_INDIRECT | VRING_DESC_F_NEXT, 1);
+	set_desc(&vr.desc[1], data_addr(1), 8, 0, 0);
+	offer(0);
+	return expect_refused();
+}
+
+/* An indirect table of RING_SIZE + 1 entries (2.7.5.3.1: at most the queue size). */
+static int spec_table_longer_than_queue(void)
+{
+	unsigned int i;
+
+	setup();
+	for (i = 0; i <= RING_SIZE; i++)
+		set_desc(&tbl[i], data_addr(0), 8, i < RING_SIZE ? VRING_DESC_F_NEXT : 0, i + 1);
+	set_desc(&vr.desc[0], (uintptr_t)tbl, (RING_SIZE + 1) * sizeof(*tbl),
+		 VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+	return expect_refused();
+}
+
+/* The driver moved the avail index back (2.7.13: it only grows). */
+static int spec_avail_idx_back(void)
+{
+	setup();
+	set_desc(&vr.desc[0], data_addr(0), 8, 0, 0);
+	offer(0);
+	CHECK(vhost_core_serve(core) == 1);
+	vr.avail->idx = cpu_to_le16(0);
+	return expect_refused_at(1);
+}
+
+struct vhost_hostile_case {
+	const char *name;
+	int (*run)(void);
+	const char *gap;	/* what the kernel's vhost core does not check */
+};
+
+#define CASE(name, fn)		{ name, fn, NULL }
+#define GAP(name, fn, gap)	{ name, fn, gap }
+
+static const struct vhost_hostile_case cases[] = {
+	CASE("head-out-of-range", head_out_of_range),
+	CASE("next-out-of-range", next_out_of_range),
+	CASE("desc-loop", desc_loop),
+	CASE("chain-longer-than-ring", chain_longer_than_ring),
+	CASE("indirect-loop", indirect_loop),
+	CASE("nested-indirect", nested_indirect),
+	CASE("indirect-len-zero", indirect_len_zero),
+	CASE("indirect-len-odd", indirect_len_odd),
+	CASE("indirect-outside-range", indirect_outside_range),
+	CASE("readable-after-writable", readable_after_writable),
+	CASE("addr-outside-range", addr_outside_range),
+	CASE("addr-wraps", addr_wraps),
+	CASE("avail-idx-jump", avail_idx_jump),
+	CASE("bad-ring-size", bad_ring_size),
+	CASE("ring-outside-memory", ring_outside_memory),
+	GAP("spec-ring-misaligned", spec_ring_misaligned,
+	    "the kernel's vhost core checks the avail and used rings' alignment, not the descriptor table's"),
+	GAP("spec-indirect-not-negotiated", spec_indirect_not_negotiated,
+	    "the kernel's vhost core takes indirect tables whether or not VIRTIO_RING_F_INDIRECT_DESC was negotiated"),
+	GAP("spec-indirect-with-next", spec_indirect_with_next,
+	    "the kernel's vhost core follows NEXT after an indirect table"),
+	GAP("spec-table-longer-than-queue", spec_table_longer_than_queue,
+	    "the kernel's vhost core bounds an indirect table by its own length, not the queue size"),
+	CASE("spec-avail-idx-back", spec_avail_idx_back),
+};
+
+static const char *case_name(unsigned int i)
+{
+	return cases[i].name;
+}
+
+int main(int argc, char *argv[])
+{
+	const struct vhost_hostile_case *c;
+
+	c = &cases[rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+"Usage: vhost_core_hostile --list | vhost_core_hostile CASE\n"
+"Run one hostile-ring case against the kernel's vhost core (--list names\n"
+"them all).  Exit 0: the core refused it; 1: it did not; 2: usage error;\n"
+"77: SKIP, no vhost core in this build (make KSRC=); 78: TODO, the core is\n"
+"known not to check it (a pass then says the gap is gone).\n")];
+	this_case = c->name;
+	rig_expect_kernel_gap(true, c->gap);
+	return rig_kernel_gap_end(c->run());
+}
