@@ -568,9 +568,12 @@ callgrind_checks() {
 			callgrind_annotate "$1"' sh "$LOG/callgrind.out" "$B/vringh_test"
 }
 
-# Our driver ring code (vhost_test) against real vhost-user backends.
+# Our driver ring code (vhost_test) against real vhost-user backends, and
+# against vhost_dev breaking the device's rules (each outcome as the table
+# tests/peers/dev-torture.table records).
 frontend_checks() {
 	suite "vhost-user frontend" tests/peers/frontend.sh "$B" "$PREFIX"
+	suite "vhost-user dev torture" tests/peers/dev-torture.sh "$B" "$PREFIX"
 }
 
 if [ -n "$KSRC" ]; then

@@ -13,6 +13,7 @@
 #include <linux/vringh.h>
 #include <linux/virtio_config.h>
 #include "vhost-user/dev_models.h"
+#include "vhost-user/dev_torture.h"
 
 /* Bytes left in an iov from where it stands. */
 static size_t iov_left(const struct vringh_iov *v)
@@ -30,7 +31,8 @@ static size_t iov_left(const struct vringh_iov *v)
  * (returns the bytes it wrote into the buffer, or negative to stop).
  */
 static void serve_queue(struct vub *vub, struct vub_queue *q,
-			long (*one)(struct vub *vub, struct vub_queue *q))
+			long (*one)(struct vub *vub, struct vub_queue *q),
+			struct dev_torture *t)
 {
 	vringh_notify_disable_user(&q->vrh);
 	for (;;) {
@@ -50,7 +52,7 @@ static void serve_queue(struct vub *vub, struct vub_queue *q,
 			continue;
 		}
 		len = one(vub, q);
-		rc = vringh_complete_user(&q->vrh, head, len < 0 ? 0 : len);
+		rc = dev_complete(t, q, head, len < 0 ? 0 : len);
 		if (rc < 0) {
 			vub_queue_fail(q, rc, "complete");
 			return;
@@ -170,7 +172,9 @@ static long blk_one(struct vub *vub, struct vub_queue *q)
 
 static void blk_kick(struct vub *vub, struct vub_queue *q)
 {
-	serve_queue(vub, q, blk_one);
+	struct blk_model *b = vub->dev->priv;
+
+	serve_queue(vub, q, blk_one, b->torture);
 }
 
 /* struct virtio_blk_config: capacity, size_max, seg_max, geometry, blk_size. */
@@ -186,6 +190,7 @@ static bool blk_get_config(void *priv, uint32_t off, uint32_t len, uint8_t *buf)
 	memcpy(cfg + 0, &cap, 8);
 	memcpy(cfg + 12, &seg_max, 4);
 	memcpy(cfg + 20, &blk_size, 4);
+	dev_torture_blk_config(b->torture, cfg);
 	memcpy(buf, cfg + off, len);
 	return true;
 }
@@ -278,7 +283,7 @@ static bool net_give_rx(struct vub_queue *rx, struct net_model *n, size_t len,
 		return false;	/* too small: keep it for the next frame */
 	}
 	n->rx_pending = false;
-	rc = vringh_complete_user(&rx->vrh, n->rx_head, len);
+	rc = dev_complete(n->torture, rx, n->rx_head, len);
 	if (rc < 0) {
 		vub_queue_fail(rx, rc, "complete");
 		*failed = true;
@@ -355,7 +360,7 @@ static int net_step(struct vub *vub, struct net_model *n, bool *wait_rx, bool *w
 			}
 		}
 	}
-	rc = vringh_complete_user(&tx->vrh, head, 0);
+	rc = dev_complete(n->torture, tx, head, 0);
 	if (rc < 0) {
 		vub_queue_fail(tx, rc, "complete");
 		return -1;

@@ -11,12 +11,15 @@
 #include <stdio.h>
 #include "vhost-user/backend.h"
 
+struct dev_torture;
+
 struct blk_model {
 	uint8_t *disk;			/* the whole disk, mapped */
 	uint64_t size;			/* bytes, a multiple of 512 */
 	int fd;				/* backing file, or -1 (memory) */
 	const char *id;			/* GET_ID answer (at most 20 bytes) */
 	unsigned int queue_size;	/* for seg_max */
+	struct dev_torture *torture;	/* --torture, or NULL */
 	unsigned long reads, writes, flushes, ids, bad;
 	uint64_t bytes_read, bytes_written;
 };
@@ -36,6 +39,7 @@ struct net_model {
 	bool counting;			/* source: a probe came back */
 	uint64_t probes;		/* source: probe frames sent */
 	FILE *report;			/* where "net: ..." result lines go */
+	struct dev_torture *torture;	/* --torture, or NULL */
 	/* Internal: a receive buffer taken and not yet filled. */
 	bool rx_pending;
 	u16 rx_head;

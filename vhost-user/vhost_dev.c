@@ -19,6 +19,7 @@
 #include <linux/virtio_config.h>
 #include "harness/harness.h"
 #include "vhost-user/dev_models.h"
+#include "vhost-user/dev_torture.h"
 
 static const char usage_text[] =
 "Usage: vhost_dev --socket=PATH --type=blk|net [options]\n"
@@ -30,6 +31,11 @@ static const char usage_text[] =
 "  --no-indirect, --no-event-idx, --no-packed, --no-in-order\n"
 "                      do not offer that ring feature\n"
 "  --print-features    print the feature bits offered and exit\n"
+"  --torture=CASE      serve correctly, then break one device-side rule of the\n"
+"                      virtio spec once --torture-after=N buffers (default 64)\n"
+"                      were used; prints \"torture: CASE: done ...\" when it\n"
+"                      does, \"torture: CASE: never done\" at exit if not\n"
+"  --list              print the torture cases, one per line, and exit\n"
 "  --version, -h, --help\n"
 "blk: --disk=FILE (served in place, size a multiple of 512) or --size=BYTES\n"
 "     (in memory, zeroed); --id=STRING (GET_ID, default \"rig-vhost-blk\");\n"
@@ -58,7 +64,7 @@ int main(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_CONNECT, O_TYPE, O_CONNS, O_NO_INDIRECT, O_NO_EVENT_IDX,
 	       O_NO_PACKED, O_NO_IN_ORDER, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE,
-	       O_NET, O_FRAMES, O_WINDOW, O_VERSION, O_HELP };
+	       O_NET, O_FRAMES, O_WINDOW, O_TORTURE, O_AFTER, O_LIST, O_VERSION, O_HELP };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "connect", no_argument, NULL, O_CONNECT },
@@ -76,6 +82,9 @@ int main(int argc, char **argv)
 		{ "net", required_argument, NULL, O_NET },
 		{ "frames", required_argument, NULL, O_FRAMES },
 		{ "window", required_argument, NULL, O_WINDOW },
+		{ "torture", required_argument, NULL, O_TORTURE },
+		{ "torture-after", required_argument, NULL, O_AFTER },
+		{ "list", no_argument, NULL, O_LIST },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 }
@@ -88,6 +97,8 @@ int main(int argc, char **argv)
 		(1ull << VIRTIO_RING_F_INDIRECT_DESC) | (1ull << VIRTIO_RING_F_EVENT_IDX);
 	static struct blk_model blk = { .fd = -1, .id = "rig-vhost-blk" };
 	static struct net_model net;
+	static struct dev_torture torture = { .after = 64 };
+	bool have_after = false;
 	struct vub_device dev;
 	struct vub vub;
 	unsigned long served = 0;
@@ -142,6 +153,17 @@ int main(int argc, char **argv)
 				rig_usage_error("--window=%s: not a number from 1 to 32768", optarg);
 			have_window = true;
 			break;
+		case O_TORTURE:
+			torture.c = dev_torture_find(optarg);
+			if (!torture.c)
+				rig_usage_error("--torture=%s: no such case (--list names them)", optarg);
+			break;
+		case O_AFTER:
+			if (!rig_parse_ulong(optarg, 0, 1ul << 40, &torture.after))
+				rig_usage_error("--torture-after=%s: not a number from 0 to 2^40", optarg);
+			have_after = true;
+			break;
+		case O_LIST: dev_torture_list(stdout); return 0;
 		case O_VERSION: rig_print_version("vhost_dev"); return 0;
 		case 'h':
 		case O_HELP: fputs(usage_text, stdout); return 0;
@@ -153,6 +175,13 @@ int main(int argc, char **argv)
 		rig_usage_error("unexpected argument \"%s\"", argv[optind]);
 	if (!type || (strcmp(type, "blk") && strcmp(type, "net")))
 		rig_usage_error("--type=%s: blk or net", type ? type : "(missing)");
+	if (have_after && !torture.c)
+		rig_usage_error("--torture-after needs --torture=CASE");
+	if (torture.c && torture.c->ring == DT_CONFIG && strncmp(torture.c->name, type, 3))
+		rig_usage_error("--torture=%s: a config case of the other device type", torture.c->name);
+	if (torture.c && torture.c->ring == DT_CONFIG && have_after)
+		rig_usage_error("--torture=%s: config lies from the start; --torture-after does not apply",
+				torture.c->name);
 	if (print) {
 		printf("features 0x%llx\n", (unsigned long long)features);
 		return 0;
@@ -180,6 +209,7 @@ int main(int argc, char **argv)
 		if (blk.disk == MAP_FAILED)
 			rig_die("mapping the disk");
 		blk.queue_size = qsize;
+		blk.torture = torture.c ? &torture : NULL;
 		blk_model_init(&dev, &blk, features);
 	} else {
 		if (disk || have_size || have_id || have_qsize)
@@ -195,6 +225,7 @@ int main(int argc, char **argv)
 			rig_usage_error("--frames and --window need --net=source");
 		net.frames = frames;
 		net.window = window;
+		net.torture = torture.c ? &torture : NULL;
 		net_model_init(&dev, &net, features);
 	}
 
@@ -245,6 +276,8 @@ int main(int argc, char **argv)
 	} else {
 		net_model_report(&net, stdout);
 	}
+	if (torture.c && torture.c->ring != DT_CONFIG && !torture.fired)
+		printf("torture: %s: never done (%lu buffers used)\n", torture.c->name, torture.used);
 	{
 		struct rusage ru;
 

@@ -48,32 +48,41 @@ static void check_len(struct vt_queue *q, unsigned int len, unsigned int max,
 /*
  * A split ring's used index may run ahead of what we reaped by at most the
  * buffers in flight: more, and the ring code would read stale entries as
- * used (a kernel tree's does not check).
+ * used (a kernel tree's does not check).  Read before the ring code looks,
+ * reported after it had its chance to break the queue, so that who caught
+ * the device is named right.
  */
-static void check_used_idx(struct vt_queue *q)
+static bool used_idx_jumped(struct vt_queue *q, u16 *idx)
 {
 	const struct vring *r;
-	u16 idx;
 
 	if (vt.packed)
-		return;
+		return false;
 	r = virtqueue_get_vring(q->vq);
-	idx = le16_to_cpu((__force __le16)__atomic_load_n(&r->used->idx, __ATOMIC_ACQUIRE));
-	if ((u16)(idx - (u16)q->used) > q->added - q->used)
-		vt_fail("ring %u: used idx %u jumped: %lu buffers reaped, %lu in flight",
-			q->index, idx, q->used, q->added - q->used);
+	*idx = le16_to_cpu((__force __le16)__atomic_load_n(&r->used->idx, __ATOMIC_ACQUIRE));
+	return (u16)(*idx - (u16)q->used) > q->added - q->used;
+}
+
+/* The ring code broke @q (it said why on stderr): say so and fail. */
+static void check_broken(struct vt_queue *q)
+{
+	if (virtqueue_is_broken(q->vq))
+		vt_fail("ring %u: the ring code marked the queue broken (the backend's used ring is bad)",
+			q->index);
 }
 
 static void *get_buf(struct vt_queue *q, unsigned int *len)
 {
-	void *tok;
+	u16 idx = 0;
+	bool jumped = used_idx_jumped(q, &idx);
+	void *tok = virtqueue_get_buf(q->vq, len);
 
-	check_used_idx(q);
-	tok = virtqueue_get_buf(q->vq, len);
-
-	if (!tok && virtqueue_is_broken(q->vq))
-		vt_fail("ring %u: the ring code marked the queue broken (the backend's used ring is bad)",
-			q->index);
+	if (!tok)
+		check_broken(q);
+	if (jumped)
+		vt_fail("ring %u: used idx %u jumped: %lu buffers reaped, %lu in flight; the ring code %s",
+			q->index, idx, q->used, q->added - q->used,
+			tok ? "returned a buffer" : "returned nothing");
 	if (tok)
 		q->used++;
 	return tok;
@@ -204,6 +213,8 @@ static void rx_post(struct pair *p, struct net_buf *b)
 	sg_set_buf(&sg[1], b->data, RX_DATA);
 	err = virtqueue_add_inbuf(p->rx->vq, sg, 2, b, GFP_ATOMIC);
 	if (err)
+		check_broken(p->rx);
+	if (err)
 		vt_fail("pair %u: virtqueue_add_inbuf: %d (rx ring full with %lu posted?)",
 			p->index, err, p->rx_posted - p->rx_done);
 	b->in_flight = true;
@@ -227,6 +238,8 @@ static bool tx_send(struct pair *p, unsigned long seq, bool probe)
 	sg_set_buf(&sg[0], b->hdr, NET_HDR);
 	sg_set_buf(&sg[1], b->data, len);
 	err = virtqueue_add_outbuf(p->tx->vq, sg, 2, b, GFP_ATOMIC);
+	if (err)
+		check_broken(p->tx);
 	if (err == -ENOSPC)
 		return false;
 	if (err)
@@ -550,6 +563,8 @@ static bool blk_submit(struct blk_req *r)
 		in = nseg + 1;
 	}
 	err = virtqueue_add_sgs(blk.q->vq, sgv, out, in, r, GFP_ATOMIC);
+	if (err)
+		check_broken(blk.q);
 	if (err == -ENOSPC)
 		return false;
 	if (err)

@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A driver against a misbehaving device: vhost_test (this build's driver
+# ring code: ours, or a kernel tree's with GUEST=kernel) against
+# vhost_dev --torture=CASE, every case on every ring it applies to, each on
+# a fresh vhost_dev.  Prints the table (one row per case, device and ring:
+# the outcome, who caught it, and the first message about it) and one
+# PASS:/FAIL: line per row comparing the outcome with the recorded table
+# (tests/peers/dev-torture.table), a FAIL naming the new outcome.  A row
+# of the table may allow two outcomes, A|B, where the driver's fate
+# depends on timing it does not control (see the table's notes).
+#
+# Outcomes (the driver's, not the device's):
+#   detected   the ring code said so and broke the queue (BAD_RING)
+#   accepted   accepted silently: the ring code passed on what the device
+#              got wrong (a buffer not used, a length past the buffer, a
+#              stale entry) and vhost_test's own check caught it; or the
+#              driver's own use of the config space caught a lie
+#   tolerated  vhost_test ran to the end, every byte and length checked
+#   hung       no progress for --timeout (5 s) without the queue broken
+#   crashed    vhost_test died on a signal
+# and "caught by": ring code, vhost_test or -.
+#
+# Usage: tests/peers/dev-torture.sh BUILD_DIR [LABEL]
+#   RECORD=1 prints the table in the recorded file's format instead.
+set -u
+cd "$(dirname "$0")/../.."
+B=${1:?usage: tests/peers/dev-torture.sh BUILD_DIR [LABEL]}
+LABEL=${2:-}
+TABLE=tests/peers/dev-torture.table
+VT=$B/vhost_test VD=$B/vhost_dev
+D=$(mktemp -d "${TMPDIR:-/tmp}/rig-devtorture.XXXXXX") || exit 1
+VDPID=
+cleanup() {
+	[ -n "$VDPID" ] && kill "$VDPID" 2>/dev/null && wait "$VDPID" 2>/dev/null
+	rm -rf "$D"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+
+driver=$("$VT" --version | sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p')
+[ -n "$driver" ] || { echo "FAIL: ${LABEL}dev-torture: $VT --version names no guest ring code"; exit 1; }
+
+# classify RC FILE: "OUTCOME|CAUGHT BY|MESSAGE" from vhost_test's exit
+# status and output.
+classify() {
+	local rc=$1 f=$2 vmsg ring
+	vmsg=$(grep -m1 '^vhost_test: ' "$f" | cut -c13-)
+	ring=$(grep -m1 '^virtio: ' "$f" | cut -c9-)
+	if [ "$rc" -eq 0 ]; then
+		echo "tolerated|-|"
+	elif [ "$rc" -eq 124 ]; then
+		echo "hung|-|vhost_test did not stop within 30 s"
+	elif [ "$rc" -gt 128 ]; then
+		echo "crashed|-|SIG$(kill -l $((rc - 128)))"
+	elif [[ $vmsg == *"the ring code marked the queue broken"* ]]; then
+		echo "detected|ring code|$ring"
+	elif [[ $vmsg == *"no progress for"* ]]; then
+		echo "hung|-|$vmsg"
+	else
+		echo "accepted|vhost_test|$vmsg"
+	fi
+}
+
+# one CASE DEVICE RING: run it, set $row ("CASE DEVICE RING OUTCOME|BY|MSG").
+one() {
+	local c=$1 dev=$2 ring=$3 rc i
+	local -a da va=(--count=2000 --timeout=5)
+	rm -f "$D/s"
+	if [ "$dev" = blk ]; then da=(--type=blk --size=67108864); else da=(--type=net); fi
+	[ "$ring" = packed ] && va+=(--packed)
+	[ "$c" = packed-mid-id ] && va+=(--no-indirect)
+	timeout 60 "$VD" --socket="$D/s" "${da[@]}" --conns=1 --torture="$c" \
+		>"$D/dev.out" 2>"$D/dev.err" &
+	VDPID=$!
+	for ((i = 0; i < 300; i++)); do
+		[ -S "$D/s" ] && break
+		sleep 0.1
+	done
+	timeout 30 "$VT" --socket="$D/s" --device="$dev" "${va[@]}" >"$D/vt" 2>&1
+	rc=$?
+	wait "$VDPID"
+	VDPID=
+	if [ "$rc" -eq 77 ]; then
+		row="$c $dev $ring skipped|-|$(head -n 1 "$D/vt")"
+	elif grep -q "never done" "$D/dev.out"; then
+		row="$c $dev $ring not-done|-|vhost_dev never broke the rule: $(grep -m1 'never done' "$D/dev.out")"
+	else
+		row="$c $dev $ring $(classify "$rc" "$D/vt")"
+	fi
+}
+
+# The rows: every used-ring case on both rings where it applies, blk and
+# net; the config lies on blk (vhost_dev serves no net config space).
+rows=()
+while read -r c rings; do
+	[ "$rings" = "packed:" ] && rings=packed
+	[ "$rings" = "split:" ] && rings=split
+	case $rings in packed | split) ;; *) rings="split packed" ;; esac
+	for dev in blk net; do
+		if [[ $c == blk-* ]]; then
+			[ "$dev" = blk ] && rows+=("$c blk split")
+			continue
+		fi
+		for r in $rings; do rows+=("$c $dev $r"); done
+	done
+done < <("$VD" --list | awk '{ print $1, ($2 == "split:" || $2 == "packed:") ? $2 : "any" }')
+
+[ "${RECORD:-0}" = 1 ] || printf '%-9s %-18s %-4s %-7s %-10s %-11s %s\n' \
+	driver case dev ring outcome "caught by" message
+bad=0
+for r in "${rows[@]}"; do
+	one $r
+	IFS='|' read -r head by msg <<<"$row"
+	read -r c dev ring outcome <<<"$head"
+	if [ "${RECORD:-0}" = 1 ]; then
+		printf '%-7s %-18s %-4s %-7s %s\n' "$driver" "$c" "$dev" "$ring" "$outcome"
+		continue
+	fi
+	printf '%-9s %-18s %-4s %-7s %-10s %-11s %s\n' "$driver" "$c" "$dev" "$ring" \
+		"$outcome" "$by" "$msg"
+	want=$(awk -v d="$driver" -v c="$c" -v v="$dev" -v r="$ring" \
+		'$1 == d && $2 == c && $3 == v && $4 == r { print $5 }' "$TABLE")
+	name="${LABEL}dev-torture $driver $c $dev $ring"
+	if [ -z "$want" ]; then
+		echo "FAIL: $name: $outcome, a row $TABLE lacks"
+		bad=1
+	elif [[ "|$want|" == *"|$outcome|"* ]]; then
+		echo "PASS: $name: $outcome"
+	else
+		echo "FAIL: $name: now $outcome, $TABLE says $want"
+		bad=1
+	fi
+done
+exit $bad
