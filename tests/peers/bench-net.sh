@@ -98,6 +98,8 @@ done
 base=$(median <<<"${figs[dpdk]}")
 for d in $drivers; do
 	m=$(median <<<"${figs[$d]}")
+	# A rate in whole frames a second (a median of two is their mean).
+	[ -z "$m" ] || m=$(printf '%.0f' "$m")
 	if [ -z "$m" ]; then
 		echo "median $d: none (no run gave a figure)"
 	elif [ -z "$base" ]; then
