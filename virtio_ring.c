@@ -1514,7 +1514,12 @@ static bool virtqueue_kick_prepare_packed(struct vring_virtqueue *vq)
 	flags = le16_to_cpu(READ_ONCE(device->flags));
 	if (flags == VRING_PACKED_EVENT_FLAG_DISABLE)
 		return false;
-	/* ENABLE, or DESC without EVENT_IDX, or reserved: kick. */
+	/* 2.8.10: 0x3 is reserved, and the other bits are not flags. */
+	if (unlikely(flags > VRING_PACKED_EVENT_FLAG_DESC)) {
+		vring_bad(vq, "device event flags 0x%x: reserved", flags);
+		return false;
+	}
+	/* ENABLE, or DESC without EVENT_IDX: kick. */
 	if (flags != VRING_PACKED_EVENT_FLAG_DESC || !vq->event)
 		return true;
 
@@ -1584,6 +1589,30 @@ static bool more_used_packed(const struct vring_virtqueue *vq)
 }
 
 /*
+ * The descriptor at @off, lap @wrap, is not used.  If we made it available
+ * in this lap (it is not where our next one goes), its flags are ours,
+ * AVAIL = @wrap and USED = !@wrap, until the device uses it with both equal
+ * to @wrap (2.8.1); both equal to !@wrap is a device that marked it used in
+ * the other lap, and would leave us waiting for good.  Only looked at when
+ * nothing is used.  Always returns false.
+ */
+static bool vring_wrong_lap_packed(struct vring_virtqueue *vq, u16 off,
+				   bool wrap)
+{
+	const struct vring_virtqueue_packed *packed = &vq->packed;
+	u16 flags;
+
+	if (off == packed->next_avail_idx && wrap == packed->avail_wrap_counter)
+		return false;
+	flags = le16_to_cpu(READ_ONCE(packed->vring.desc[off].flags));
+	if (unlikely(!(flags & (1 << VRING_PACKED_DESC_F_AVAIL)) == wrap &&
+		     !(flags & (1 << VRING_PACKED_DESC_F_USED)) == wrap))
+		vring_bad(vq, "descriptor %u marked used in the wrong lap (flags 0x%x, wrap counter %u)",
+			  off, flags, wrap);
+	return false;
+}
+
+/*
  * Is the descriptor at @off, lap @wrap, used?  Before saying it is not,
  * make our driver event write visible and look again, or the device could
  * miss it while we miss its used descriptor, and nobody would wake us.  A
@@ -1597,11 +1626,11 @@ static inline bool vring_used_ready_packed(struct vring_virtqueue *vq,
 
 	if (!is_used_desc_packed(vq, off, wrap)) {
 		if (!packed->driver_event_unfenced)
-			return false;
+			return vring_wrong_lap_packed(vq, off, wrap);
 		virtio_mb(vq->weak_barriers);
 		packed->driver_event_unfenced = false;
 		if (!is_used_desc_packed(vq, off, wrap))
-			return false;
+			return vring_wrong_lap_packed(vq, off, wrap);
 	}
 
 	/* Read the descriptor only after the flags that published it. */

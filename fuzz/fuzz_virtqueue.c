@@ -310,6 +310,17 @@ static void op_kick(struct fin *in)
 			want_kick = vring_need_event(ev, s.avail_idx, s.kick_old);
 		else
 			want_kick = !(fl & VRING_USED_F_NO_NOTIFY);
+	} else if (!s.broken && le16_to_cpu(s.vp.device->flags) > 2) {
+		/* Device event flags past DESC (0x2) are reserved (2.8.10). */
+		uint16_t fl = le16_to_cpu(s.vp.device->flags);
+
+		got = (how & 1) ? virtqueue_kick_prepare(s.vq) : virtqueue_kick(s.vq);
+		FUZZ_CHECK(!got && s.notifies == before,
+			   "kick with device event flags %#x: %d", fl, got);
+		FUZZ_CHECK(virtqueue_is_broken(s.vq),
+			   "device event flags %#x left the queue working", fl);
+		s.broken = true;
+		return;
 	}
 
 	if (how & 1) {

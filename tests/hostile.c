@@ -1244,6 +1244,37 @@ static int guest_packed_len_too_big(void)
 	return expect_broken();
 }
 
+/*
+ * The used descriptor written with the other lap's flags (AVAIL = USED = 0
+ * where the device's wrap counter is 1): the buffer would never come back.
+ */
+static int guest_packed_wrong_lap(void)
+{
+	u16 id = guest_packed_setup();
+
+	mockdev_write_used_packed(&dev, 0, id, 0, mockdev_used_flags(false, 0));
+	return expect_broken_why("wrong lap");
+}
+
+/* The reserved device event flags value 0x3: kick_prepare breaks the queue. */
+static int guest_packed_device_flags_reserved(void)
+{
+	size_t said;
+	bool kick;
+
+	guest_packed_setup();
+	WRITE_ONCE(queue.ring.vring_packed.device->flags, cpu_to_le16(3));
+	capture_begin();
+	kick = virtqueue_kick_prepare(vq);
+	said = capture_end();
+	CHECK(!kick && virtqueue_is_broken(vq));
+	CHECKF(said > 0 && said_why(false, "reserved"),
+	       "broken without saying the flags are reserved");
+	CHECK(virtqueue_detach_unused_buf(vq) == inbuf);
+	rig_queue_destroy(&queue);
+	return 0;
+}
+
 /* get_buf must return inbuf with @len, the queue not broken, no message. */
 static int expect_returned(unsigned int want_len)
 {
@@ -2024,6 +2055,10 @@ static const struct hostile_case cases[] = {
 	{ "guest-packed-len-too-big", guest_packed_len_too_big, false,
 	  "the kernel's virtio_ring does not check used lengths" },
 	{ "guest-packed-len-whole-buffer", guest_packed_len_whole_buffer, false, NULL },
+	{ "guest-packed-wrong-lap", guest_packed_wrong_lap, false,
+	  "the kernel's virtio_ring waits for a descriptor used in the wrong lap" },
+	{ "guest-packed-device-flags-reserved", guest_packed_device_flags_reserved, false,
+	  "the kernel's virtio_ring kicks on reserved device event flags" },
 	IN_ORDER_HOST_CASE("host-in-order-first-head", host_in_order_first_head),
 	IN_ORDER_HOST_CASE("host-in-order-head-skips", host_in_order_head_skips),
 	IN_ORDER_HOST_CASE("host-in-order-next-skips", host_in_order_next_skips),
