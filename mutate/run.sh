@@ -66,78 +66,26 @@ if [ -z "$checks" ]; then
 fi
 
 # ---- The list ----
-# mutate/mutations, one mutation a stanza:
+# mutate/mutations, one mutation a stanza (the format of
+# tests/lib/edit.sh, keyword "mutation"):
 #   mutation NAME FILE [N]
 #   - TEXT     what the line holds now (a substring of it)
 #   + TEXT     what it holds in the mutant
-# TEXT must occur once in FILE, or give N: its Nth occurrence.  Read
-# into NAMES, FILES, NTHS, FROMS, TOS.
-NAMES=() FILES=() NTHS=() FROMS=() TOS=()
-read_list() {
-	local line lineno=0 f=$here/mutations
-	while IFS= read -r line; do
-		lineno=$((lineno + 1))
-		case $line in
-		'' | '#'*) ;;
-		'mutation '*)
-			set -- $line
-			[ $# -ge 3 ] && [ $# -le 4 ] ||
-				die "$f:$lineno: 'mutation NAME FILE [N]'"
-			NAMES+=("$2") FILES+=("$3") NTHS+=("${4:-}") FROMS+=('') TOS+=('') ;;
-		'- '*) [ ${#NAMES[@]} -gt 0 ] || die "$f:$lineno: '-' before 'mutation'"
-			FROMS[-1]=${line#- } ;;
-		'+ '*) [ ${#NAMES[@]} -gt 0 ] || die "$f:$lineno: '+' before 'mutation'"
-			TOS[-1]=${line#+ } ;;
-		*) die "$f:$lineno: not 'mutation', '- ' or '+ ': $line" ;;
-		esac
-	done <"$f"
-	local i
-	for i in "${!NAMES[@]}"; do
-		[ -n "${FROMS[i]}" ] && [ -n "${TOS[i]}" ] ||
-			die "${NAMES[i]}: needs a '- ' and a '+ ' line"
-		[ "${FROMS[i]}" != "${TOS[i]}" ] || die "${NAMES[i]}: '-' and '+' are the same"
-	done
-}
-
-# mutant SRC I: SRC with mutation I applied, on stdout; fails, saying
-# why, when its text does not occur once (or has no Nth occurrence).
-mutant() {
-	awk -v from="${FROMS[$2]}" -v to="${TOS[$2]}" -v nth="${NTHS[$2]}" \
-	    -v name="${NAMES[$2]}" '
-	{ lines[NR] = $0; s = $0; off = 0
-	  while ((p = index(s, from)) > 0) {
-		hits++; if (hits == nth || nth == "") { at[hits] = NR; col[hits] = off + p }
-		off += p + length(from) - 1; s = substr(s, p + length(from))
-	  } }
-	END {
-		if (nth == "" && hits != 1) {
-			printf "mutate: %s: \"%s\" occurs %d times in %s (give N)\n",
-				name, from, hits, FILENAME > "/dev/stderr"; exit 1
-		}
-		k = nth == "" ? 1 : nth
-		if (!(k in at)) {
-			printf "mutate: %s: \"%s\" has no occurrence %d in %s\n",
-				name, from, k, FILENAME > "/dev/stderr"; exit 1
-		}
-		l = lines[at[k]]
-		lines[at[k]] = substr(l, 1, col[k] - 1) to substr(l, col[k] + length(from))
-		for (i = 1; i <= NR; i++) print lines[i]
-	}' "$1"
-}
-
-read_list
+# TEXT must occur once in FILE, or give N: its Nth occurrence.
+. "$here/../tests/lib/edit.sh"
+edit_read "$here/mutations" mutation
 sel=()
-for i in "${!NAMES[@]}"; do
-	[[ ${NAMES[i]} =~ $match ]] && sel+=("$i")
+for i in "${!EDIT_NAMES[@]}"; do
+	[[ ${EDIT_NAMES[i]} =~ $match ]] && sel+=("$i")
 done
 [ ${#sel[@]} -gt 0 ] || usage "no mutation's name matches '$match'"
 for i in "${sel[@]}"; do
-	[ -f "$top/${FILES[i]}" ] || die "${NAMES[i]}: no file ${FILES[i]}"
-	mutant "$top/${FILES[i]}" "$i" >/dev/null || exit 3
+	[ -f "$top/${EDIT_FILES[i]}" ] || die "${EDIT_NAMES[i]}: no file ${EDIT_FILES[i]}"
+	edit_apply "$top/${EDIT_FILES[i]}" "$i" >/dev/null || exit 3
 done
 if [ -n "$list" ]; then
 	for i in "${sel[@]}"; do
-		printf '%s %s: %s -> %s\n' "${NAMES[i]}" "${FILES[i]}" "${FROMS[i]}" "${TOS[i]}"
+		printf '%s %s: %s -> %s\n' "${EDIT_NAMES[i]}" "${EDIT_FILES[i]}" "${EDIT_FROMS[i]}" "${EDIT_TOS[i]}"
 	done
 	exit 0
 fi
@@ -187,9 +135,9 @@ seconds_between() {
 
 status=0 n_killed=0
 for i in "${sel[@]}"; do
-	f=$copy/${FILES[i]}
+	f=$copy/${EDIT_FILES[i]}
 	cp -p "$f" "$tmp/orig" || exit 3
-	mutant "$tmp/orig" "$i" >"$f" || exit 3
+	edit_apply "$tmp/orig" "$i" >"$f" || exit 3
 	start=$EPOCHREALTIME
 	if ! make -s -C "$copy" -j2 all >"$tmp/build.log" 2>&1; then
 		v="NOBUILD ($(grep -m1 -o 'error: .*' "$tmp/build.log"))"
@@ -207,7 +155,7 @@ for i in "${sel[@]}"; do
 	KILLED*) n_killed=$((n_killed + 1)) ;;
 	*) status=1 ;;
 	esac
-	printf '%-40s %s  (build %s, checks %s)\n' "${NAMES[i]}" "$v" \
+	printf '%-40s %s  (build %s, checks %s)\n' "${EDIT_NAMES[i]}" "$v" \
 		"$(seconds_between "$start" "$built")" "$(seconds_between "$built" "$done_at")"
 done
 echo "mutate: $n_killed of ${#sel[@]} killed by a check; load: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,28 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/ksrc-patched.sh KSRC PATCH GUEST HOST PROG -- CMD [ARG...]: a
-# kernel tree changed by PATCH, checked as it is, with no change to the
+# tests/ksrc-patched.sh KSRC EDITS GUEST HOST PROG -- CMD [ARG...]: a
+# kernel tree changed by EDITS, checked as it is, with no change to the
 # rig.  The ring files of KSRC (drivers/virtio/virtio_ring.c,
 # drivers/vhost/vringh.c and their API headers) and, when it has them, the
 # vhost core's (drivers/vhost/vhost.[ch], iotlb.c, test.[ch] and their
-# headers) are copied to a temporary folder, PATCH is applied there (patch -p1), PROG (e.g. tests/hostile) of
+# headers) are copied to a temporary folder, the edits of the file EDITS
+# (tests/lib/edit.sh's format, keyword "edit", FILE relative to the tree)
+# are made there in turn, PROG (e.g. tests/hostile) of
 # the pairing GUEST/HOST ("kernel" or "rig") is built against the copy in a
 # temporary output folder (make O=), and CMD runs in that folder (so
-# ./tests/hostile is the program built).  Exit status: CMD's, or 1 if the
-# patch or the build failed (saying which).  The temporary folders are
+# ./tests/hostile is the program built).  Exit status: CMD's, or 1 if an
+# edit or the build failed (saying which).  The temporary folders are
 # removed.
 #
-# make check KSRC=... runs it with tests/ksrc-patches/*.patch: a kernel
+# make check KSRC=... runs it with tests/ksrc-edits/*.edit: a kernel
 # that gains a check turns the matching TODO into a pass, a kernel that
 # gains a bug makes the matching check fail.
 set -u
 [ $# -ge 7 ] && [ "$6" = -- ] ||
-	{ echo "usage: $0 KSRC PATCH GUEST HOST PROG -- CMD [ARG...]" >&2; exit 2; }
-ksrc=$1 patchfile=$2 guest=$3 host=$4 prog=$5
+	{ echo "usage: $0 KSRC EDITS GUEST HOST PROG -- CMD [ARG...]" >&2; exit 2; }
+ksrc=$1 edits=$2 guest=$3 host=$4 prog=$5
 shift 6
 top=$(cd "$(dirname "$0")/.." && pwd)
-patchfile=$(realpath "$patchfile") || exit 1
+DIE_PREFIX=ksrc-patched
+. "$top/tests/lib/die.sh"
+. "$top/tests/lib/edit.sh"
+edit_read "$edits" edit
+[ ${#EDIT_NAMES[@]} -gt 0 ] || die "$edits has no edit"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-ksrc-patched.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -38,17 +44,18 @@ for f in drivers/virtio/virtio_ring.c drivers/vhost/vringh.c \
 	mkdir -p "$tmp/tree/$(dirname "$f")"
 	cp "$ksrc/$f" "$tmp/tree/$f" || { echo "ksrc-patched: cannot copy $ksrc/$f" >&2; exit 1; }
 done
-if ! patch -s -p1 -d "$tmp/tree" <"$patchfile" >"$tmp/patch.log" 2>&1; then
-	echo "ksrc-patched: $(basename "$patchfile") does not apply to $ksrc:" >&2
-	cat "$tmp/patch.log" >&2
-	exit 1
-fi
+for i in "${!EDIT_NAMES[@]}"; do
+	f=$tmp/tree/${EDIT_FILES[i]}
+	[ -f "$f" ] || die "$(basename "$edits"): ${EDIT_NAMES[i]}: $ksrc has no ${EDIT_FILES[i]} (or it is not copied)"
+	edit_apply "$f" "$i" >"$tmp/edited" && mv "$tmp/edited" "$f" ||
+		die "$(basename "$edits") does not apply to $ksrc"
+done
 # A make of its own: not the jobs of the make check that may run this.
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$top" O="$tmp/build" \
 	KSRC="$tmp/tree" GUEST="$guest" HOST="$host" "$prog" >"$tmp/make.log" 2>&1; then
-	echo "ksrc-patched: the build of $prog with $(basename "$patchfile") failed:" >&2
+	echo "ksrc-patched: the build of $prog with $(basename "$edits") failed:" >&2
 	tail -n 20 "$tmp/make.log" >&2
 	exit 1
 fi
-echo "ksrc-patched: $ksrc with $(basename "$patchfile"), $guest/$host: $*"
+echo "ksrc-patched: $ksrc with $(basename "$edits"), $guest/$host: $*"
 cd "$tmp/build" && "$@"

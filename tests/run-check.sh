@@ -509,7 +509,7 @@ peer_checks() {
 }
 
 # A copy of the kernel tree of BUILD_DIR (its .rig-config says which)
-# changed by a patch of tests/ksrc-patches, checked with no change to the
+# changed by the edits of tests/ksrc-edits, checked with no change to the
 # rig (tests/ksrc-patched.sh): a used-length check added to its
 # virtio_ring.c turns the TODO of hostile guest-len-too-big into a pass;
 # a lost kick planted in it makes vringh_test --parallel fail within 30 s,
@@ -525,13 +525,13 @@ ksrc_patched_checks() {
 		fail_check "patched kernel trees" "$B/.rig-config names no KSRC"
 		return
 	fi
-	expect "hostile guest-len-too-big, virtio_ring.c + used-len-check.patch: the gap is gone" 0 \
+	expect "hostile guest-len-too-big, virtio_ring.c + used-len-check.edit: the gap is gone" 0 \
 		out='^hostile: gap gone: ' -- \
-		tests/ksrc-patched.sh "$ksrc" tests/ksrc-patches/used-len-check.patch kernel rig \
+		tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/used-len-check.edit kernel rig \
 		tests/hostile -- ./tests/hostile guest-len-too-big
-	LONG=1 expect "vringh_test --parallel, virtio_ring.c + lost-kick.patch: the watchdog names the side that waits" 0 \
+	LONG=1 expect "vringh_test --parallel, virtio_ring.c + lost-kick.edit: the watchdog names the side that waits" 0 \
 		out='^  vringh_test: the host waits for a kick' -- \
-		tests/ksrc-patched.sh "$ksrc" tests/ksrc-patches/lost-kick.patch kernel rig \
+		tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/lost-kick.edit kernel rig \
 		vringh_test -- "$PWD/tests/expect-watchdog.sh" ./vringh_test \
 		"--parallel --xfers=$XFERS" "--parallel --xfers=$XFERS --event-idx" \
 		"--parallel --xfers=$XFERS --packed --indirect" \
@@ -543,9 +543,9 @@ ksrc_patched_checks() {
 	LONG=1 expect "vhost core row: the same build counted twice is ok" 0 \
 		out='^vhost core split instructions/buffer	.*	ok$' -- \
 		tests/vhost-core-regress.sh "$B" "$B"
-	LONG=1 expect "vhost core row: vhost.c + vhost-extra-work.patch is a REGRESSION" 1 \
+	LONG=1 expect "vhost core row: vhost.c + vhost-extra-work.edit is a REGRESSION" 1 \
 		out='^vhost core split instructions/buffer	.*	REGRESSION$' -- \
-		tests/ksrc-patched.sh "$ksrc" tests/ksrc-patches/vhost-extra-work.patch "$guest" "$host" \
+		tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/vhost-extra-work.edit "$guest" "$host" \
 		vring_bench -- "$PWD/tests/vhost-core-regress.sh" "$PWD/$B"
 }
 

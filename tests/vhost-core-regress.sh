@@ -8,7 +8,7 @@
 # is over 1 + 0.25% (ab/regress.sh's instruction gate, -i 0.25), better
 # under 1 - 0.25%, else ok.  make check KSRC= runs it through
 # tests/ksrc-patched.sh in a copy of the tree whose vhost_get_vq_desc()
-# does extra work (tests/ksrc-patches/vhost-extra-work.patch), which must
+# does extra work (tests/ksrc-edits/vhost-extra-work.edit), which must
 # be a regression, and in an unchanged copy, which must not.
 # Prints "metric A B B/A verdict"; exit status 0 (ok or better), 1 (a
 # regression) or 3 (counting failed).

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Edits of a source file, each located by the smallest anchor: the format
+# of mutate/mutations and tests/ksrc-edits/*.edit, one edit a stanza:
+#   KEYWORD NAME FILE [N]
+#   - TEXT     a substring of a line as it is now
+#   + TEXT     what that substring becomes
+# TEXT must occur once in FILE, or N gives its Nth occurrence.  TEXT is
+# read as awk reads a -v string: \n starts a new line, \t is a tab, \\
+# is a backslash; so "+ TEXT" may keep the anchor and add lines to it.
+# Lines starting with '#' and empty lines are comments.  The script
+# sources tests/lib/die.sh first (die() and DIE_PREFIX are used).
+#
+# edit_read LIST KEYWORD: LIST's stanzas into the arrays EDIT_NAMES,
+# EDIT_FILES, EDIT_NTHS, EDIT_FROMS and EDIT_TOS; dies on a malformed one.
+EDIT_NAMES=() EDIT_FILES=() EDIT_NTHS=() EDIT_FROMS=() EDIT_TOS=()
+edit_read() {
+	local line lineno=0 f=$1 kw=$2 i
+	[ -r "$f" ] || die "cannot read $f"
+	while IFS= read -r line; do
+		lineno=$((lineno + 1))
+		case $line in
+		'' | '#'*) ;;
+		"$kw "*)
+			set -- $line
+			[ $# -ge 3 ] && [ $# -le 4 ] ||
+				die "$f:$lineno: '$kw NAME FILE [N]'"
+			case ${4:-1} in
+			0* | *[!0-9]*) die "$f:$lineno: '$4' is not an occurrence number" ;;
+			esac
+			EDIT_NAMES+=("$2") EDIT_FILES+=("$3") EDIT_NTHS+=("${4:-}")
+			EDIT_FROMS+=('') EDIT_TOS+=('') ;;
+		'- '*) [ ${#EDIT_NAMES[@]} -gt 0 ] || die "$f:$lineno: '-' before '$kw'"
+			EDIT_FROMS[-1]=${line#- } ;;
+		'+ '*) [ ${#EDIT_NAMES[@]} -gt 0 ] || die "$f:$lineno: '+' before '$kw'"
+			EDIT_TOS[-1]=${line#+ } ;;
+		*) die "$f:$lineno: not '$kw', '- ' or '+ ': $line" ;;
+		esac
+	done <"$f"
+	for i in "${!EDIT_NAMES[@]}"; do
+		[ -n "${EDIT_FROMS[i]}" ] && [ -n "${EDIT_TOS[i]}" ] ||
+			die "${EDIT_NAMES[i]}: needs a '- ' and a '+ ' line"
+		[ "${EDIT_FROMS[i]}" != "${EDIT_TOS[i]}" ] ||
+			die "${EDIT_NAMES[i]}: '-' and '+' are the same"
+	done
+}
+
+# edit_apply SRC I: SRC with edit I applied, on stdout; fails, saying why
+# (prefixed by $DIE_PREFIX), when its text does not occur once (or has no
+# Nth occurrence).
+edit_apply() {
+	awk -v from="${EDIT_FROMS[$2]}" -v to="${EDIT_TOS[$2]}" -v nth="${EDIT_NTHS[$2]}" \
+	    -v name="${EDIT_NAMES[$2]}" -v prefix="${DIE_PREFIX:?}" '
+	{ lines[NR] = $0; s = $0; off = 0
+	  while ((p = index(s, from)) > 0) {
+		hits++; if (hits == nth || nth == "") { at[hits] = NR; col[hits] = off + p }
+		off += p + length(from) - 1; s = substr(s, p + length(from))
+	  } }
+	END {
+		if (!hits) {
+			printf "%s: %s: \"%s\" does not occur in %s\n",
+				prefix, name, from, FILENAME > "/dev/stderr"; exit 1
+		}
+		if (nth == "" && hits != 1) {
+			printf "%s: %s: \"%s\" occurs %d times in %s (give N)\n",
+				prefix, name, from, hits, FILENAME > "/dev/stderr"; exit 1
+		}
+		k = nth == "" ? 1 : nth
+		if (!(k in at)) {
+			printf "%s: %s: \"%s\" has no occurrence %d in %s\n",
+				prefix, name, from, k, FILENAME > "/dev/stderr"; exit 1
+		}
+		l = lines[at[k]]
+		lines[at[k]] = substr(l, 1, col[k] - 1) to substr(l, col[k] + length(from))
+		for (i = 1; i <= NR; i++) print lines[i]
+	}' "$1"
+}
