@@ -49,8 +49,9 @@
 # see the same load); and each ring call's instructions on its own
 # (ab/calls.sh).  vring_bench runs the guest's code alone, against the mock
 # device; vringh_test runs both sides.  Prints one table: metric, A, B, B/A, verdict (ok, better,
-# REGRESSION, or info for misses not gated).
-# Exit status: 0 no regression, 1 a regression, 2 usage error, 3 a build or
+# REGRESSION, missing for a metric one side lacks, or info for misses not
+# gated).
+# Exit status: 0 no regression, 1 a regression (or a missing metric), 2 usage error, 3 a build or
 # a run failed.
 
 set -u
@@ -197,13 +198,25 @@ if [ -n "$counts" ]; then
 fi
 read -r _ dir_a dir_b <"$tmp/builds"
 
-# rows: "metric<TAB>A<TAB>B<TAB>B/A<TAB>verdict"
+# rows: "metric<TAB>A<TAB>B<TAB>B/A<TAB>verdict"; a metric one side has
+# and the other lost is "missing" (a failure, as a regression), B's
+# after B's own rows in order, A's at the end.
 awk -F ': ' -v ipct="$ipct" -v dpct="$dpct" '
-NR == FNR { a[$1] = $2; next }
+NR == FNR { if (!($1 in a)) order[++na] = $1; a[$1] = $2; next }
+END {
+	for (i = 1; i <= na; i++)
+		if (!(order[i] in seen))
+			printf "%s\t%s\t-\t-\tmissing\n", order[i], a[order[i]]
+}
 {
-	m = $1; va = a[m]; vb = $2
-	if (va == "n/a" || vb == "n/a" || va == "") {
-		printf "%s\t%s\t%s\t-\tn/a\n", m, va == "" ? "-" : va, vb
+	m = $1; vb = $2; seen[m] = 1
+	if (!(m in a)) {
+		printf "%s\t-\t%s\t-\tmissing\n", m, vb
+		next
+	}
+	va = a[m]
+	if (va == "n/a" || vb == "n/a") {
+		printf "%s\t%s\t%s\t-\tn/a\n", m, va, vb
 		next
 	}
 	r = va > 0 ? vb / va : (vb > 0 ? 999 : 1)
@@ -291,6 +304,10 @@ if [ -n "$json" ]; then
 	END { print "\n]}" }' "$tmp/rows" >"$json" || die "cannot write $json"
 fi
 
+# A metric one side lost fails as a regression does.
 fails=$(grep -c '	REGRESSION$' "$tmp/rows")
-echo "$fails regression(s); $(($(date +%s) - start)) s"
-[ "$fails" -eq 0 ]
+missing=$(grep -c '	missing$' "$tmp/rows")
+lost=
+[ "$missing" -eq 0 ] || lost=", $missing missing (a metric only one side has: a failure)"
+echo "$fails regression(s)$lost; $(($(date +%s) - start)) s"
+[ "$fails" -eq 0 ] && [ "$missing" -eq 0 ]
