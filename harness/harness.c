@@ -16,15 +16,16 @@
 
 #include "harness/harness.h"
 
-void rig_check_failed(const char *file, int line, const char *cond)
+void rig_check_failed(const char *file, int line, bool gap, const char *cond)
 {
 	fprintf(stderr, "%s: %s:%d: check failed: %s\n",
 		program_invocation_short_name, file, line, cond);
-	rig_kernel_gap_check_failed();
+	if (gap)
+		rig_kernel_gap_check_failed();
 	exit(1);
 }
 
-void rig_check_failedf(const char *file, int line, const char *cond,
+void rig_check_failedf(const char *file, int line, bool gap, const char *cond,
 		       const char *fmt, ...)
 {
 	va_list ap;
@@ -35,7 +36,8 @@ void rig_check_failedf(const char *file, int line, const char *cond,
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	rig_kernel_gap_check_failed();
+	if (gap)
+		rig_kernel_gap_check_failed();
 	exit(1);
 }
 

@@ -39,20 +39,38 @@
 /* Stop the program with the failing condition and its location. */
 #define CHECK(cond) do {						\
 	if (!(cond))							\
-		rig_check_failed(__FILE__, __LINE__, #cond);		\
+		rig_check_failed(__FILE__, __LINE__, false, #cond);	\
 } while (0)
 
 /* As CHECK, with a formatted explanation. */
 #define CHECKF(cond, ...) do {						\
 	if (!(cond))							\
-		rig_check_failedf(__FILE__, __LINE__, #cond, __VA_ARGS__); \
+		rig_check_failedf(__FILE__, __LINE__, false, #cond,	\
+				  __VA_ARGS__);				\
 } while (0)
 
-void rig_check_failed(const char *file, int line, const char *cond)
+/*
+ * As CHECK and CHECKF, for the one check a case's known kernel gap is
+ * about (see rig_expect_kernel_gap()): where that gap is expected, its
+ * failure is the gap showing, a TODO; every other check still fails.
+ */
+#define CHECK_GAP(cond) do {						\
+	if (!(cond))							\
+		rig_check_failed(__FILE__, __LINE__, true, #cond);	\
+} while (0)
+
+#define CHECKF_GAP(cond, ...) do {					\
+	if (!(cond))							\
+		rig_check_failedf(__FILE__, __LINE__, true, #cond,	\
+				  __VA_ARGS__);				\
+} while (0)
+
+/* A failed check: @gap says it is the one a known gap is about. */
+void rig_check_failed(const char *file, int line, bool gap, const char *cond)
 	__attribute__((noreturn));
-void rig_check_failedf(const char *file, int line, const char *cond,
+void rig_check_failedf(const char *file, int line, bool gap, const char *cond,
 		       const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 4, 5)));
+	__attribute__((noreturn, format(printf, 5, 6)));
 
 /* Fatal error with errno text, as err(3), naming the program. */
 void rig_die(const char *fmt, ...)
@@ -164,9 +182,11 @@ unsigned int rig_case_pick(int argc, char *argv[],
 /*
  * A known gap: the code a case exercises (@host: vringh, else virtio_ring)
  * is a kernel tree's, and @kernel_gap (non-NULL) says what that code is
- * known not to detect.  The case still runs.  From here a failing CHECK is
- * the gap showing: its message on stderr, then "PROG: known gap: GAP" on
- * stdout and exit RIG_EXIT_TODO.  No-op for the rig's code or a NULL gap.
+ * known not to detect.  The case still runs.  From here a failing
+ * CHECK_GAP or CHECKF_GAP (the check the gap is about) is the gap showing:
+ * its message on stderr, then "PROG: known gap: GAP" on stdout and exit
+ * RIG_EXIT_TODO.  Any other failing check is a failure as ever.  No-op for
+ * the rig's code or a NULL gap.
  */
 void rig_expect_kernel_gap(bool host, const char *kernel_gap);
 /*
@@ -175,7 +195,7 @@ void rig_expect_kernel_gap(bool host, const char *kernel_gap);
  * checks (known gap was: GAP)" on stdout.  Returns @status.
  */
 int rig_kernel_gap_end(int status);
-/* Called by a failing CHECK before it exits (see rig_expect_kernel_gap). */
+/* Called by a failing CHECK_GAP before it exits (see rig_expect_kernel_gap). */
 void rig_kernel_gap_check_failed(void);
 
 /*

@@ -29,12 +29,16 @@
 
 #include "harness/harness.h"
 
-#undef CHECK
-#define CHECK(cond) do {						\
+/* Every check names the allocation that failed. */
+#define ALLOCFAIL_CHECK(cond, gap) do {					\
 	if (!(cond))							\
-		rig_check_failedf(__FILE__, __LINE__, #cond,		\
+		rig_check_failedf(__FILE__, __LINE__, gap, #cond,	\
 				  "allocation %lu failing", fail_n);	\
 } while (0)
+#undef CHECK
+#define CHECK(cond) ALLOCFAIL_CHECK(cond, false)
+#undef CHECK_GAP
+#define CHECK_GAP(cond) ALLOCFAIL_CHECK(cond, true)
 
 static unsigned long fail_n;	/* the allocation that fails in this run */
 
@@ -169,7 +173,7 @@ static int host_getdesc(struct vringh *vrh, struct vringh_iov *riov,
 		if (err != -ENOMEM)
 			return err;
 		CHECK(failed_yet());
-		CHECK(vrh->last_avail_idx == before);
+		CHECK_GAP(vrh->last_avail_idx == before);	/* HOST_TAKES */
 	}
 }
 
@@ -349,7 +353,8 @@ static void vringh_kern_iov_grow(void)
 		err = vringh_getdesc_kern(&vrh, &riov, &wiov, &head, GFP_KERNEL);
 		if (err != -ENOMEM)
 			break;
-		CHECK(failed_yet() && vrh.last_avail_idx == before);
+		CHECK(failed_yet());
+		CHECK_GAP(vrh.last_avail_idx == before);	/* HOST_TAKES */
 	}
 	CHECK(err == 1 && head == 0);
 	CHECK(riov.used == 12 && wiov.used == 20);

@@ -330,9 +330,9 @@ static int premapped(bool packed)
 	CHECK(virtqueue_add_sgs(vq, sgs, 1, 1, bufs[1], GFP_KERNEL) == 0);
 	virtqueue_kick(vq);
 	for (i = first; i < nmaps; i++)
-		CHECKF(maps[i].phys + maps[i].size <= virt_to_phys(bufs[1]) ||
-		       maps[i].phys >= virt_to_phys(bufs[1] + 32),
-		       "the driver mapped a premapped buffer");
+		CHECKF_GAP(maps[i].phys + maps[i].size <= virt_to_phys(bufs[1]) ||
+		           maps[i].phys >= virt_to_phys(bufs[1] + 32),
+		           "the driver mapped a premapped buffer");
 	check_ring_addresses();
 	CHECK(mockdev_take(&dev, &id, &ndesc));
 	mockdev_use(&dev, id, 16, 1, ndesc);
