@@ -16,7 +16,8 @@
  *   - premapped buffers (virtqueue_set_dma_premapped()) are neither mapped
  *     nor unmapped by the driver, and the ring holds their bus addresses.
  * Split and packed rings alike, against any driver: the rig's has no
- * DMA-API path, so there a case SKIPs (no mapping was made), as it does
+ * DMA-API path, so there a case SKIPs (no mapping was made; from a kernel
+ * tree's driver that is a failure), as it does
  * where the tree lacks the call a case needs.
  *
  * Usage: dma --list | dma CASE | dma -h.  Exit 0: the driver did it; 1: it
@@ -161,10 +162,17 @@ static void check_mapped(unsigned int b, unsigned int nout, unsigned int nin,
 		       i < nout ? "DMA_TO_DEVICE" : "DMA_FROM_DEVICE");
 }
 
-/* The rig's driver (or a tree's without the path) maps nothing: SKIP. */
+/*
+ * The rig's driver has no DMA-API path, maps nothing: SKIP.  A kernel
+ * tree's driver has one (vring_use_dma_api() with
+ * VIRTIO_F_ACCESS_PLATFORM): no mapping from it is a failure.
+ */
 static void require_dma_api(void)
 {
 	if (!mapped_count) {
+		CHECKF(strcmp(rig_guest_impl(), "kernel"),
+		       "%s: the kernel's driver made no DMA mapping with VIRTIO_F_ACCESS_PLATFORM",
+		       this_case);
 		while (virtqueue_detach_unused_buf(vq))
 			;
 		rig_queue_destroy(&queue);
