@@ -130,6 +130,26 @@ int rig_kernel_gap_end(int status)
 	return status;
 }
 
+const char *rig_case_name;
+static const struct rig_case *all_cases;
+
+static const char *case_name_of(unsigned int i)
+{
+	return all_cases[i].name;
+}
+
+int rig_case_main(int argc, char *argv[], const struct rig_case *cases,
+		  unsigned int count, const char *help)
+{
+	const struct rig_case *c;
+
+	all_cases = cases;
+	c = &cases[rig_case_pick(argc, argv, case_name_of, count, help)];
+	rig_case_name = c->name;
+	rig_expect_kernel_gap(c->host, c->kernel_gap);
+	return rig_kernel_gap_end(c->run());
+}
+
 volatile sig_atomic_t rig_interrupted;
 
 static void on_interrupt(int sig __attribute__((unused)))

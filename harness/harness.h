@@ -171,14 +171,36 @@ void rig_skip(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 
 /*
- * A program that runs one named case of many (tests/hostile,
- * tests/allocfail): "--list" prints every name (@name_of(0..@count-1)),
+ * A program that runs one named case of many (tests/allocfail; the
+ * others through rig_case_main()): "--list" prints every name (@name_of(0..@count-1)),
  * -h or --help prints @help, else the one argument must be a case's name.
  * Returns its index; anything else is a usage error.
  */
 unsigned int rig_case_pick(int argc, char *argv[],
 			   const char *(*name_of)(unsigned int i),
 			   unsigned int count, const char *help);
+/*
+ * One case of a program run one case at a time (tests/hostile, tests/dma,
+ * ...): see rig_case_main().
+ */
+struct rig_case {
+	const char *name;
+	int (*run)(void);	/* returns the exit status */
+	bool host;		/* exercises vringh (else virtio_ring) */
+	const char *kernel_gap;	/* see rig_expect_kernel_gap(); NULL: none */
+};
+
+/* The name of the case rig_case_main() runs. */
+extern const char *rig_case_name;
+
+/*
+ * The main() of such a program: pick the case (rig_case_pick(), with
+ * @help), set rig_case_name, expect its kernel gap and run it; returns its
+ * exit status (rig_kernel_gap_end()).
+ */
+int rig_case_main(int argc, char *argv[], const struct rig_case *cases,
+		  unsigned int count, const char *help);
+
 /*
  * A known gap: the code a case exercises (@host: vringh, else virtio_ring)
  * is a kernel tree's, and @kernel_gap (non-NULL) says what that code is

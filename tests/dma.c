@@ -52,7 +52,6 @@ struct mapping {
 
 static struct mapping maps[MAX_MAPS];
 static unsigned int nmaps, live, fail_at, mapped_count;
-static const char *this_case;
 
 static dma_addr_t rec_map(struct device *dev __attribute__((unused)),
 			  phys_addr_t phys, size_t size,
@@ -172,12 +171,12 @@ static void require_dma_api(void)
 	if (!mapped_count) {
 		CHECKF(strcmp(rig_guest_impl(), "kernel"),
 		       "%s: the kernel's driver made no DMA mapping with VIRTIO_F_ACCESS_PLATFORM",
-		       this_case);
+		       rig_case_name);
 		while (virtqueue_detach_unused_buf(vq))
 			;
 		rig_queue_destroy(&queue);
 		rig_skip("%s: the driver under test (%s) made no DMA mapping with VIRTIO_F_ACCESS_PLATFORM: it has no DMA-API path",
-			 this_case, rig_guest_impl());
+			 rig_case_name, rig_guest_impl());
 	}
 }
 
@@ -294,7 +293,7 @@ static int map_fails(bool packed, bool indirect)
 	CHECKF(n > 1, "no mapping of the add failed");
 	teardown();
 	printf("%s: %u mappings failed in turn, %u adds refused, %u recovered\n",
-	       this_case, n - 1, failures, n - 1 - failures);
+	       rig_case_name, n - 1, failures, n - 1 - failures);
 	return 0;
 }
 
@@ -359,7 +358,7 @@ static int premapped(bool packed)
 static int premapped(bool packed __attribute__((unused)))
 {
 	rig_skip("%s: linux/virtio.h declares no virtqueue_set_dma_premapped",
-		 this_case);
+		 rig_case_name);
 }
 #endif
 
@@ -375,38 +374,25 @@ static int packed_premapped(void) { return premapped(true); }
 #define PREMAPPED_GAP \
 	"a kernel tree's virtqueue_set_dma_premapped() may only set a flag nothing reads (Debian's 6.1): the driver maps premapped buffers again"
 
-static const struct {
-	const char *name;
-	int (*run)(void);
-	const char *kernel_gap;
-} cases[] = {
-	{ "split-map-unmap", split_map_unmap, NULL },
-	{ "split-indirect-map-unmap", split_indirect_map_unmap, NULL },
-	{ "packed-map-unmap", packed_map_unmap, NULL },
-	{ "packed-indirect-map-unmap", packed_indirect_map_unmap, NULL },
-	{ "split-map-fails", split_map_fails, NULL },
-	{ "split-indirect-map-fails", split_indirect_map_fails, NULL },
-	{ "packed-map-fails", packed_map_fails, PACKED_FAIL_GAP },
-	{ "packed-indirect-map-fails", packed_indirect_map_fails, NULL },
-	{ "split-premapped", split_premapped, PREMAPPED_GAP },
-	{ "packed-premapped", packed_premapped, PREMAPPED_GAP },
+static const struct rig_case cases[] = {
+	{ "split-map-unmap", split_map_unmap, false, NULL },
+	{ "split-indirect-map-unmap", split_indirect_map_unmap, false, NULL },
+	{ "packed-map-unmap", packed_map_unmap, false, NULL },
+	{ "packed-indirect-map-unmap", packed_indirect_map_unmap, false, NULL },
+	{ "split-map-fails", split_map_fails, false, NULL },
+	{ "split-indirect-map-fails", split_indirect_map_fails, false, NULL },
+	{ "packed-map-fails", packed_map_fails, false, PACKED_FAIL_GAP },
+	{ "packed-indirect-map-fails", packed_indirect_map_fails, false, NULL },
+	{ "split-premapped", split_premapped, false, PREMAPPED_GAP },
+	{ "packed-premapped", packed_premapped, false, PREMAPPED_GAP },
 };
-
-static const char *case_name(unsigned int i)
-{
-	return cases[i].name;
-}
 
 int main(int argc, char *argv[])
 {
-	unsigned int i = rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
 "Usage: dma --list | dma CASE\n"
 "Run one case of the driver's DMA-API path (--list names them).  Exit 0:\n"
 "every mapping was made and unmapped as it must be; 1: not; 2: usage\n"
 "error; 77: SKIP, the driver under test has no DMA-API path, or the tree\n"
 "lacks the call the case needs; 78: TODO, a known gap of a kernel tree's.\n");
-
-	this_case = cases[i].name;
-	rig_expect_kernel_gap(false, cases[i].kernel_gap);
-	return rig_kernel_gap_end(cases[i].run());
 }

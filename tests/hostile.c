@@ -39,9 +39,6 @@
 #define OFF_TABLE	16384
 #define OFF_DATA	32768
 
-/* The case running, by name: what a SKIP names. */
-static const char *this_case;
-
 /* What the ring code printed while a case ran; the start of it as text. */
 static int saved_stderr = -1, capture_fd = -1;
 static char said_text[4096];
@@ -142,33 +139,36 @@ static u64 data_addr(unsigned int n)
 	return (uintptr_t)gaddr(OFF_DATA + n * 64);
 }
 
-/* For expect_getdesc_why(): any error will do. */
-#define ANY_REFUSAL INT_MIN
-
 /*
- * Run getdesc once; it must fail with @want (any error: ANY_REFUSAL), say
- * why (with @why in it, see said_why()), and not advance.
+ * One getdesc on fresh iovs, what the ring code printed captured (*said:
+ * how many bytes); returns getdesc's result.
  */
-static int expect_getdesc_why(int want,
-			      bool (*getrange)(struct vringh *, u64, struct vringh_range *),
-			      const char *why)
+static int getdesc_said(bool (*getrange)(struct vringh *, u64, struct vringh_range *),
+			u16 *head, size_t *said)
 {
 	struct iovec rstack[4], wstack[4];
 	struct vringh_iov riov, wiov;
-	u16 before = vrh.last_avail_idx;
-	size_t said;
-	u16 head;
 	int err;
 
 	vringh_iov_init(&riov, rstack, 4);
 	vringh_iov_init(&wiov, wstack, 4);
 	capture_begin();
-	err = vringh_getdesc_user(&vrh, &riov, &wiov, getrange, &head);
-	said = capture_end();
+	err = vringh_getdesc_user(&vrh, &riov, &wiov, getrange, head);
+	*said = capture_end();
 	vringh_iov_cleanup(&riov);
 	vringh_iov_cleanup(&wiov);
-	rig_shm_destroy(&shm);
+	return err;
+}
 
+/* For check_refused(): any error will do. */
+#define ANY_REFUSAL INT_MIN
+
+/*
+ * getdesc's @err must be @want (any error: ANY_REFUSAL), and the rig's
+ * vringh must have said why (with @why in it, see said_why()).
+ */
+static void check_refused(int err, int want, size_t said, const char *why)
+{
 	if (want == ANY_REFUSAL)
 		CHECKF_GAP(err < 0, "getdesc returned %d, expected a refusal", err);
 	else
@@ -179,9 +179,26 @@ static int expect_getdesc_why(int want,
 	 * refuses some addresses silently; the rig's promises more.
 	 */
 	if (strcmp(rig_host_impl(), "kernel") == 0)
-		return 0;
+		return;
 	CHECKF(said > 0, "error %d returned without a message", err);
 	CHECKF(said_why(true, why), "refused, but not because \"%s\"", why);
+}
+
+/* Run getdesc once; it must be refused (check_refused()), and not advance. */
+static int expect_getdesc_why(int want,
+			      bool (*getrange)(struct vringh *, u64, struct vringh_range *),
+			      const char *why)
+{
+	u16 before = vrh.last_avail_idx;
+	size_t said;
+	u16 head;
+	int err;
+
+	err = getdesc_said(getrange, &head, &said);
+	rig_shm_destroy(&shm);
+	check_refused(err, want, said, why);
+	if (strcmp(rig_host_impl(), "kernel") == 0)
+		return 0;	/* it may take the head: see check_refused() */
 	CHECKF(vrh.last_avail_idx == before, "the avail index moved on error");
 	return 0;
 }
@@ -200,15 +217,10 @@ static bool range_getrange(struct vringh *v, u64 addr, struct vringh_range *r)
 /* Take the next buffer, which must come; return its head (or id). */
 static u16 take(void)
 {
-	struct iovec rstack[4], wstack[4];
-	struct vringh_iov riov, wiov;
+	size_t said;
 	u16 head;
 
-	vringh_iov_init(&riov, rstack, 4);
-	vringh_iov_init(&wiov, wstack, 4);
-	CHECK(vringh_getdesc_user(&vrh, &riov, &wiov, range_getrange, &head) == 1);
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
+	CHECK(getdesc_said(range_getrange, &head, &said) == 1);
 	return head;
 }
 
@@ -660,29 +672,17 @@ static int expect_packed_why(int want, unsigned int takes,
 			     bool (*getrange)(struct vringh *, u64, struct vringh_range *),
 			     const char *why)
 {
-	struct iovec rstack[4], wstack[4];
-	struct vringh_iov riov, wiov;
 	u16 before, head;
-	bool wrap;
 	size_t said;
+	bool wrap;
 	int err;
 
-	vringh_iov_init(&riov, rstack, 4);
-	vringh_iov_init(&wiov, wstack, 4);
 	while (takes--)
-		CHECK(vringh_getdesc_user(&vrh, &riov, &wiov, getrange, &head) == 1);
+		CHECK(getdesc_said(getrange, &head, &said) == 1);
 	before = vrh.last_avail_idx;
 	wrap = vrh.avail_wrap_counter;
-	capture_begin();
-	err = vringh_getdesc_user(&vrh, &riov, &wiov, getrange, &head);
-	said = capture_end();
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
-
-	CHECKF(err == want, "getdesc returned %d (%s), expected %d (%s)", err,
-	       strerror(-err), want, strerror(-want));
-	CHECKF(said > 0, "error %d returned without a message", err);
-	CHECKF(said_why(true, why), "refused, but not because \"%s\"", why);
+	err = getdesc_said(getrange, &head, &said);
+	check_refused(err, want, said, why);
 	CHECKF(vrh.last_avail_idx == before && vrh.avail_wrap_counter == wrap,
 	       "the avail offset moved on error");
 	CHECKF(head == RING_SIZE, "head %u on error", head);
@@ -1073,7 +1073,7 @@ static int host_packed_complete_multi_bounds(void)
 #else
 static int no_packed_host(void)
 {
-	rig_require_packed_host(this_case);
+	rig_require_packed_host(rig_case_name);
 	return RIG_EXIT_FAIL;
 }
 
@@ -1527,7 +1527,7 @@ static int host_packed_in_order_id_reused(void)
 #else
 static int no_in_order_host(void)
 {
-	rig_require_in_order(this_case, true);
+	rig_require_in_order(rig_case_name, true);
 	return RIG_EXIT_FAIL;
 }
 
@@ -1561,7 +1561,7 @@ static void guest_in_order_add(unsigned int parts)
 static void guest_in_order_setup(bool packed, unsigned int n,
 				 unsigned int parts)
 {
-	rig_require_in_order(this_case, false);
+	rig_require_in_order(rig_case_name, false);
 	guest_queue(1ULL << VIRTIO_F_IN_ORDER |
 		    (packed ? 1ULL << VIRTIO_F_RING_PACKED |
 			      1ULL << VIRTIO_F_VERSION_1 : 0),
@@ -1971,18 +1971,11 @@ static int spec_used_flags_event_idx(void)
 
 #define IN_ORDER_GUEST_CASE(name, fn)	{ name, fn, false, NULL }
 
-struct hostile_case {
-	const char *name;
-	int (*run)(void);
-	bool host;		/* exercises vringh (else virtio_ring) */
-	/*
-	 * What a kernel tree's code is known not to check: the case runs,
-	 * and fails as a TODO, or passes saying the gap is gone.
-	 */
-	const char *kernel_gap;
-};
-
-static const struct hostile_case cases[] = {
+/*
+ * A case's kernel_gap is what a kernel tree's code is known not to check:
+ * the case runs, and fails as a TODO, or passes saying the gap is gone.
+ */
+static const struct rig_case cases[] = {
 	{ "host-head-out-of-range", host_head_out_of_range, true, NULL },
 	{ "host-next-out-of-range", host_next_out_of_range, true, NULL },
 	{ "host-desc-loop", host_desc_loop, true, NULL },
@@ -2121,22 +2114,12 @@ static const struct hostile_case cases[] = {
 		       "the kernel's virtio_ring does not read the used flags with VIRTIO_RING_F_EVENT_IDX"),
 };
 
-static const char *case_name(unsigned int i)
-{
-	return cases[i].name;
-}
-
 int main(int argc, char *argv[])
 {
-	const struct hostile_case *c;
-
-	c = &cases[rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
 "Usage: hostile --list | hostile CASE\n"
 "Run one hostile-ring case (--list names them all).  Exit 0: the ring code\n"
 "handled it; 1: it did not; 2: usage error; 77: SKIP, the linked ring code\n"
 "lacks what the case needs; 78: TODO, a kernel tree's code did not detect\n"
-"what it is known not to (a pass then says the gap is gone).\n")];
-	this_case = c->name;
-	rig_expect_kernel_gap(c->host, c->kernel_gap);
-	return rig_kernel_gap_end(c->run());
+"what it is known not to (a pass then says the gap is gone).\n");
 }

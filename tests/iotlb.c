@@ -30,8 +30,6 @@
 
 #include "harness/harness.h"
 
-static const char *this_case;
-
 #ifdef RIG_VRINGH_INIT_IOTLB_ARGS
 #include <linux/vhost_iotlb.h>
 
@@ -163,7 +161,7 @@ static void setup(bool va)
 #else
 	if (va)
 		rig_skip("%s: linux/vringh.h declares no vringh_init_iotlb_va",
-			 this_case);
+			 rig_case_name);
 #endif
 		err = vringh_init_iotlb(&vrh, 1ULL << VIRTIO_RING_F_INDIRECT_DESC,
 					RING_SIZE, true, gvr.desc, gvr.avail,
@@ -327,7 +325,7 @@ static int refuses_readonly(bool va)
 static int no_iotlb(bool va __attribute__((unused)))
 {
 	rig_skip("%s: linux/vringh.h declares no vringh_init_iotlb (the %s vringh has no IOTLB accessors)",
-		 this_case, rig_host_impl());
+		 rig_case_name, rig_host_impl());
 }
 #define split			no_iotlb
 #define refuses_hole		no_iotlb
@@ -343,32 +341,21 @@ static int table_hole(void) { return refuses_table_in_hole(false); }
 static int readonly(void) { return refuses_readonly(false); }
 static int readonly_va(void) { return refuses_readonly(true); }
 
-static const struct {
-	const char *name;
-	int (*run)(void);
-} cases[] = {
-	{ "split-across-pages", split_pages },
-	{ "split-across-pages-va", split_va },
-	{ "refuses-hole", hole },
-	{ "refuses-hole-va", hole_va },
-	{ "refuses-table-in-hole", table_hole },
-	{ "refuses-readonly", readonly },
-	{ "refuses-readonly-va", readonly_va },
+static const struct rig_case cases[] = {
+	{ "split-across-pages", split_pages, true, NULL },
+	{ "split-across-pages-va", split_va, true, NULL },
+	{ "refuses-hole", hole, true, NULL },
+	{ "refuses-hole-va", hole_va, true, NULL },
+	{ "refuses-table-in-hole", table_hole, true, NULL },
+	{ "refuses-readonly", readonly, true, NULL },
+	{ "refuses-readonly-va", readonly_va, true, NULL },
 };
-
-static const char *case_name(unsigned int i)
-{
-	return cases[i].name;
-}
 
 int main(int argc, char *argv[])
 {
-	unsigned int i = rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
 "Usage: iotlb --list | iotlb CASE\n"
 "Run one case of vringh's IOTLB accessors (--list names them).  Exit 0:\n"
 "vringh translated or refused as it must; 1: not; 2: usage error; 77:\n"
 "SKIP, the linked vringh has no IOTLB accessors.\n");
-
-	this_case = cases[i].name;
-	return cases[i].run();
 }

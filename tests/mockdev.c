@@ -140,14 +140,16 @@ static void event_window(bool packed)
 	teardown();
 }
 
-static void split_event_window(void)
+static int split_event_window(void)
 {
 	event_window(false);
+	return RIG_EXIT_OK;
 }
 
-static void packed_event_window(void)
+static int packed_event_window(void)
 {
 	event_window(true);
+	return RIG_EXIT_OK;
 }
 
 /*
@@ -157,7 +159,7 @@ static void packed_event_window(void)
  * The device has then moved two laps since its last publish, and its
  * offset is back where it was: it must still see that it passed the event.
  */
-static void packed_event_two_laps(void)
+static int packed_event_two_laps(void)
 {
 	unsigned int i;
 
@@ -177,28 +179,20 @@ static void packed_event_two_laps(void)
 	       2 * NUM);
 	CHECK(driver_reaps() == NUM);
 	teardown();
+	return RIG_EXIT_OK;
 }
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} cases[] = {
-	{ "split-event-window", split_event_window },
-	{ "packed-event-window", packed_event_window },
-	{ "packed-event-two-laps", packed_event_two_laps },
+static const struct rig_case cases[] = {
+	{ "split-event-window", split_event_window, false, NULL },
+	{ "packed-event-window", packed_event_window, false, NULL },
+	{ "packed-event-two-laps", packed_event_two_laps, false, NULL },
 };
-
-static const char *case_name(unsigned int i)
-{
-	return cases[i].name;
-}
 
 int main(int argc, char *argv[])
 {
-	cases[rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
 "Usage: mockdev --list | mockdev CASE\n"
 "Play the mock device against the linked driver and check when it says\n"
 "the driver wants an interrupt.  Exit 0: it held; 1: it did not; 2: usage\n"
-"error.\n")].run();
-	return RIG_EXIT_OK;
+"error.\n");
 }

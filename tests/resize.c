@@ -29,7 +29,6 @@
 
 #define NBUFS	8
 
-static const char *this_case;
 static struct virtio_device vdev;
 static struct virtqueue *vq;
 static char bufs[2 * NBUFS][16];
@@ -193,11 +192,11 @@ static int resize_or_reset(bool packed, bool resize)
 
 #ifndef resize_vq
 	if (resize)
-		rig_skip("%s: linux/virtio.h declares no virtqueue_resize", this_case);
+		rig_skip("%s: linux/virtio.h declares no virtqueue_resize", rig_case_name);
 #endif
 #ifndef reset_vq
 	if (!resize)
-		rig_skip("%s: linux/virtio.h declares no virtqueue_reset", this_case);
+		rig_skip("%s: linux/virtio.h declares no virtqueue_reset", rig_case_name);
 #endif
 	in_flight(packed, &dev, &r);
 #ifdef resize_vq
@@ -217,29 +216,18 @@ static int packed_resize(void) { return resize_or_reset(true, true); }
 static int split_reset(void) { return resize_or_reset(false, false); }
 static int packed_reset(void) { return resize_or_reset(true, false); }
 
-static const struct {
-	const char *name;
-	int (*run)(void);
-} cases[] = {
-	{ "split-resize-in-flight", split_resize },
-	{ "packed-resize-in-flight", packed_resize },
-	{ "split-reset-in-flight", split_reset },
-	{ "packed-reset-in-flight", packed_reset },
+static const struct rig_case cases[] = {
+	{ "split-resize-in-flight", split_resize, false, NULL },
+	{ "packed-resize-in-flight", packed_resize, false, NULL },
+	{ "split-reset-in-flight", split_reset, false, NULL },
+	{ "packed-reset-in-flight", packed_reset, false, NULL },
 };
-
-static const char *case_name(unsigned int i)
-{
-	return cases[i].name;
-}
 
 int main(int argc, char *argv[])
 {
-	unsigned int i = rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
 "Usage: resize --list | resize CASE\n"
 "Resize or reset a queue with buffers in flight (--list names the cases).\n"
 "Exit 0: every buffer was recycled once and the ring starts afresh; 1:\n"
 "not; 2: usage error; 77: SKIP, the tree lacks the call.\n");
-
-	this_case = cases[i].name;
-	return cases[i].run();
 }

@@ -30,7 +30,6 @@
 #define MEM_BYTES	(64 * 1024)
 #define FEATURES	(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_RING_F_INDIRECT_DESC)
 
-static const char *this_case;
 static struct vhost_core *core;
 static struct vring vr;
 static void *ring;
@@ -45,7 +44,7 @@ static void open_core(void)
 
 	core = vhost_core_open(MEM_BYTES, &why);
 	if (!core)
-		rig_skip("%s: %s", this_case, why);
+		rig_skip("%s: %s", rig_case_name, why);
 	ring = vhost_core_alloc(core, vring_size(RING_SIZE, RIG_RING_ALIGN));
 	tbl = vhost_core_alloc(core, 4096);
 	data = vhost_core_alloc(core, 4096);
@@ -317,16 +316,11 @@ static int spec_avail_idx_back(void)
 	return expect_refused_at(1);
 }
 
-struct vhost_hostile_case {
-	const char *name;
-	int (*run)(void);
-	const char *gap;	/* what the kernel's vhost core does not check */
-};
+/* A GAP's gap is what the kernel's vhost core does not check. */
+#define CASE(name, fn)		{ name, fn, true, NULL }
+#define GAP(name, fn, gap)	{ name, fn, true, gap }
 
-#define CASE(name, fn)		{ name, fn, NULL }
-#define GAP(name, fn, gap)	{ name, fn, gap }
-
-static const struct vhost_hostile_case cases[] = {
+static const struct rig_case cases[] = {
 	CASE("head-out-of-range", head_out_of_range),
 	CASE("next-out-of-range", next_out_of_range),
 	CASE("desc-loop", desc_loop),
@@ -353,22 +347,12 @@ static const struct vhost_hostile_case cases[] = {
 	CASE("spec-avail-idx-back", spec_avail_idx_back),
 };
 
-static const char *case_name(unsigned int i)
-{
-	return cases[i].name;
-}
-
 int main(int argc, char *argv[])
 {
-	const struct vhost_hostile_case *c;
-
-	c = &cases[rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
 "Usage: vhost_core_hostile --list | vhost_core_hostile CASE\n"
 "Run one hostile-ring case against the kernel's vhost core (--list names\n"
 "them all).  Exit 0: the core refused it; 1: it did not; 2: usage error;\n"
 "77: SKIP, no vhost core in this build (make KSRC=); 78: TODO, the core is\n"
-"known not to check it (a pass then says the gap is gone).\n")];
-	this_case = c->name;
-	rig_expect_kernel_gap(true, c->gap);
-	return rig_kernel_gap_end(c->run());
+"known not to check it (a pass then says the gap is gone).\n");
 }

@@ -42,7 +42,7 @@ static int open_fds(void)
 }
 
 /* A memory table with three regions and three descriptors arrives whole. */
-static void case_roundtrip(void)
+static int case_roundtrip(void)
 {
 	struct vhost_user_msg m, r;
 	struct vhost_user_fds fds;
@@ -83,6 +83,7 @@ static void case_roundtrip(void)
 	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == 0);
 	CHECK(r.payload.u64 == 1ull << 32 && fds.n == 0);
 	unpair();
+	return RIG_EXIT_OK;
 }
 
 /* Raw bytes as a hostile peer would write them. */
@@ -92,7 +93,7 @@ static void send_raw(const void *buf, size_t len)
 }
 
 /* One byte more than the largest payload: refused before it is read. */
-static void case_too_big(void)
+static int case_too_big(void)
 {
 	struct vhost_user_hdr h = { VHOST_USER_SET_MEM_TABLE, VHOST_USER_VERSION,
 				    sizeof(union vhost_user_payload) + 1 };
@@ -103,6 +104,7 @@ static void case_too_big(void)
 	send_raw(&h, sizeof(h));
 	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == -EMSGSIZE);
 	unpair();
+	return RIG_EXIT_OK;
 }
 
 /*
@@ -110,7 +112,7 @@ static void case_too_big(void)
  * descriptors a message may carry arrive whole; one more of either is
  * refused, by the sender too.
  */
-static void case_max_size(void)
+static int case_max_size(void)
 {
 	struct vhost_user_msg m, r;
 	struct vhost_user_fds fds;
@@ -126,9 +128,10 @@ static void case_max_size(void)
 	m.hdr.size = sizeof(m.payload) + 1;
 	CHECK(vhost_user_send(sv[0], &m, NULL, 0) == -EINVAL);
 	unpair();
+	return RIG_EXIT_OK;
 }
 
-static void case_max_fds(void)
+static int case_max_fds(void)
 {
 	int sent[VHOST_USER_MAX_FDS + 1], i, before;
 	struct vhost_user_msg m, r;
@@ -148,9 +151,10 @@ static void case_max_fds(void)
 	CHECK(open_fds() == before + VHOST_USER_MAX_FDS);
 	vhost_user_fds_close(&fds);
 	unpair();
+	return RIG_EXIT_OK;
 }
 
-static void case_bad_version(void)
+static int case_bad_version(void)
 {
 	struct vhost_user_hdr h = { VHOST_USER_GET_FEATURES, 2, 0 };
 	struct vhost_user_msg r;
@@ -160,10 +164,11 @@ static void case_bad_version(void)
 	send_raw(&h, sizeof(h));
 	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == -EPROTO);
 	unpair();
+	return RIG_EXIT_OK;
 }
 
 /* The peer goes away in the middle of a header, then of a payload. */
-static void case_truncated(void)
+static int case_truncated(void)
 {
 	struct vhost_user_hdr h = { VHOST_USER_SET_FEATURES,
 				    VHOST_USER_VERSION, 8 };
@@ -183,10 +188,11 @@ static void case_truncated(void)
 	close(sv[0]);
 	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == -ECONNRESET);
 	close(sv[1]);
+	return RIG_EXIT_OK;
 }
 
 /* Half a message and then silence is a timeout, not a hang. */
-static void case_timeout(void)
+static int case_timeout(void)
 {
 	struct vhost_user_hdr h = { VHOST_USER_SET_FEATURES,
 				    VHOST_USER_VERSION, 8 };
@@ -198,10 +204,11 @@ static void case_timeout(void)
 	send_raw(&h, sizeof(h));
 	CHECK(vhost_user_recv(sv[1], &r, &fds, 50) == -ETIMEDOUT);
 	unpair();
+	return RIG_EXIT_OK;
 }
 
 /* One descriptor more than any message may carry: refused, none leaked. */
-static void case_too_many_fds(void)
+static int case_too_many_fds(void)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(int) * (VHOST_USER_MAX_FDS + 1))];
@@ -235,10 +242,11 @@ static void case_too_many_fds(void)
 	CHECKF(open_fds() == before, "%d descriptors open, %d before",
 	       open_fds(), before);
 	unpair();
+	return RIG_EXIT_OK;
 }
 
 /* Payload sizes are checked against what each request carries. */
-static void case_payload_sizes(void)
+static int case_payload_sizes(void)
 {
 	struct vhost_user_msg m;
 
@@ -295,38 +303,25 @@ static void case_payload_sizes(void)
 	CHECK(!strcmp(vhost_user_request_name(999), "request 999"));
 	CHECK(!strcmp(vhost_user_request_name(VHOST_USER_GET_VRING_BASE),
 		      "GET_VRING_BASE"));
+	return RIG_EXIT_OK;
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-	{ "roundtrip", case_roundtrip },
-	{ "too-big", case_too_big },
-	{ "max-size", case_max_size },
-	{ "max-fds", case_max_fds },
-	{ "bad-version", case_bad_version },
-	{ "truncated", case_truncated },
-	{ "timeout", case_timeout },
-	{ "too-many-fds", case_too_many_fds },
-	{ "payload-sizes", case_payload_sizes },
+static const struct rig_case cases[] = {
+	{ "roundtrip", case_roundtrip, false, NULL },
+	{ "too-big", case_too_big, false, NULL },
+	{ "max-size", case_max_size, false, NULL },
+	{ "max-fds", case_max_fds, false, NULL },
+	{ "bad-version", case_bad_version, false, NULL },
+	{ "truncated", case_truncated, false, NULL },
+	{ "timeout", case_timeout, false, NULL },
+	{ "too-many-fds", case_too_many_fds, false, NULL },
+	{ "payload-sizes", case_payload_sizes, false, NULL },
 };
 
-int main(int argc, char **argv)
+int main(int argc, char *argv[])
 {
-	size_t i;
-
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-			printf("%s\n", cases[i].name);
-		return 0;
-	}
-	for (i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (!strcmp(argv[1], cases[i].name)) {
-			cases[i].fn();
-			return 0;
-		}
-	}
-	fprintf(stderr, "usage: %s --list | CASE\n", argv[0]);
-	return 2;
+	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
+"Usage: vhost_user_wire --list | vhost_user_wire CASE\n"
+"Run one case of the vhost-user wire format (--list names them).  Exit 0:\n"
+"it held; 1: it did not; 2: usage error.\n");
 }
