@@ -94,7 +94,7 @@ MHI=9216
 SPLIT_AWK=$(dirname "$0")/cg-split.awk
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-count.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$(dirname "$0")/../tests/lib/signals.sh"
 
 DIE_PREFIX=count DIE_STATUS=1
 . "$(dirname "$0")/../tests/lib/die.sh"

@@ -66,7 +66,7 @@ commit=$(git -C "$top" rev-parse --verify --quiet "$rev^{commit}") ||
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-gate.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$here/../tests/lib/signals.sh"
 repo=$tmp/repo
 git clone -q --shared --no-checkout "$top" "$repo" &&
 	git -C "$repo" checkout -q --detach "$commit" ||

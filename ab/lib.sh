@@ -40,7 +40,7 @@ grind_setup() {
 	. "$here/../tests/lib/die.sh"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-$1.XXXXXX") || exit 1
 	trap 'rm -rf "$tmp"' EXIT
-	trap 'exit 130' HUP INT TERM
+	. "$here/../tests/lib/signals.sh"
 	VALGRIND=$(command -v valgrind) ||
 		die "valgrind is not installed (Debian: apt-get install valgrind)"
 	for p in vring_bench vringh_test; do

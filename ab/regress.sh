@@ -159,7 +159,7 @@ ksrc_builds() {
 start=$(date +%s)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-regress.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$here/../tests/lib/signals.sh"
 
 # The builds: "PAIRING DIR_A DIR_B" per line in $tmp/builds, the first
 # the one timed; PAIRING is "-" for this repository's own revisions.

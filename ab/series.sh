@@ -102,7 +102,7 @@ SERIES_DIR=${SERIES_DIR:-$top/build-series}
 mkdir -p "$SERIES_DIR" || die "cannot create $SERIES_DIR"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-series.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$here/../tests/lib/signals.sh"
 start=$(date +%s)
 
 # The rows: "INDEX COMMIT STATUS" in $tmp/rows (STATUS: base, measured,

@@ -74,7 +74,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$here/../tests/lib/signals.sh"
 status=0
 
 # loop LABEL RUNS COMMAND...: run it RUNS times, then fold everything it

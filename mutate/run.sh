@@ -93,7 +93,7 @@ fi
 # ---- The copy ----
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-mutate.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$here/../tests/lib/signals.sh"
 copy=$tmp/tree
 mkdir "$copy" || exit 3
 (cd "$top" && git ls-files -z --cached --others --exclude-standard |

@@ -33,7 +33,7 @@ edit_read "$edits" edit
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-ksrc-patched.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # A signal is an exit too (bash runs no EXIT trap when a signal kills it).
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+. "$top/tests/lib/signals.sh"
 vhost_files="drivers/vhost/vhost.c drivers/vhost/vhost.h drivers/vhost/iotlb.c
 	drivers/vhost/test.c drivers/vhost/test.h include/linux/vhost_iotlb.h
 	include/uapi/linux/vhost.h include/uapi/linux/vhost_types.h"

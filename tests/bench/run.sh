@@ -32,7 +32,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-test.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$top/tests/lib/signals.sh"
 failed=0
 
 CHECK_PREFIX=bench/ SHOW_ON_FAIL="$tmp/out $tmp/err"
@@ -533,8 +533,9 @@ if [ -x "$B/stats" ] && [ -x "$B/vringh_test" ] && [ -x "$bench" ] &&
 	[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "unknown option '-x'" "$tmp/err"
 	pass_if "bench/run.sh -x: unknown option, exit 2"
 	# From another folder: the programs of the script's own tree.
-	mkdir -p "$tmp/tree/bench" "$tmp/elsewhere"
+	mkdir -p "$tmp/tree/bench" "$tmp/tree/tests/lib" "$tmp/elsewhere"
 	cp "$top/bench/run.sh" "$tmp/tree/bench/run.sh"
+	cp "$top/tests/lib/signals.sh" "$tmp/tree/tests/lib/"
 	cp "$tmp/fake/stats" "$tmp/fake/vringh_test" "$tmp/fake/vring_bench" "$tmp/tree/"
 	rm -f "$tmp/fake/n"
 	(cd "$tmp/elsewhere" && "$tmp/tree/bench/run.sh" 5) >"$tmp/out" 2>"$tmp/err"

@@ -16,7 +16,7 @@ cleanup() {
 }
 trap cleanup EXIT
 # A signal is an exit too (bash runs no EXIT trap when a signal kills it).
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+. "$(dirname "${BASH_SOURCE[0]}")/signals.sh"
 
 # host_impl VHOST_DEV: "rig" or "kernel", whose vringh it was linked with.
 host_impl() { "$1" --version 2>&1 | sed -n 's/.*host ring code: \([^,;]*\).*/\1/p'; }

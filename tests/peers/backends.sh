@@ -24,7 +24,7 @@ peer_dir() {
 	declare -gA PEER_PIDS=() PEER_TPIDS=() PEER_PREFIX=()
 	# The caller's EXIT trap (peer_cleanup) must run on a signal too:
 	# bash runs none when a signal kills it.
-	trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+	. "$(dirname "${BASH_SOURCE[0]}")/../lib/signals.sh"
 }
 
 peer_sock() { echo "$PEER_DIR/$1.sock"; }

@@ -37,7 +37,7 @@ cleanup() {
 	rm -rf "$D"
 }
 trap cleanup EXIT
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+. "$(dirname "$0")/../lib/signals.sh"
 
 driver=$("$VT" --version | sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p')
 [ -n "$driver" ] || { echo "FAIL: ${LABEL}dev-torture: $VT --version names no guest ring code"; exit 1; }

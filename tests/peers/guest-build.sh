@@ -68,7 +68,7 @@ K=$OUT/kroot.$$
 R=$OUT/initrd.$$
 trap 'rm -rf "$K" "$R"' EXIT
 # A signal is an exit too (bash runs no EXIT trap when a signal kills it).
-trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM
+. "$(dirname "$0")/../lib/signals.sh"
 mkdir -p "$K"
 if [ -n "$deb" ]; then
 	dpkg-deb -x "$deb" "$K" || { echo "guest: dpkg-deb cannot unpack $deb"; exit 1; }

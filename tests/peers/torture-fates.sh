@@ -21,7 +21,7 @@ if ! command -v python3 >/dev/null; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-torture.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 143' HUP INT TERM
+. "$(dirname "$0")/../lib/signals.sh"
 mkdir "$tmp/bin" "$tmp/b"
 
 cat >"$tmp/bin/peer" <<'PEER'

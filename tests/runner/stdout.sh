@@ -25,7 +25,7 @@ if [ ! -x ./stats ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-stdout.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 143' HUP INT TERM
+. "$(dirname "$0")/../lib/signals.sh"
 
 # The tree as it is (timestamps kept), without the other builds.
 mkdir "$tmp/tree"

@@ -18,9 +18,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-runner.XXXXXX") || exit 2
 mark=RIG_RUNNER_STOP_TEST=$$.$RANDOM
 trap 'kill -KILL $(marked) 2>/dev/null; rm -rf "$tmp"' EXIT
 # A signal to this script ends it through the EXIT trap above.
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+. "$(dirname "$0")/../lib/signals.sh"
 
 # The PIDs of the processes holding the marker, this script's aside.
 marked() {

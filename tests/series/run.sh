@@ -53,7 +53,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-test.XXXXXX") || exit 2
 SHOW_ON_FAIL=$tmp/err
 trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$top/tests/lib/signals.sh"
 : >"$tmp/err"
 
 # The tree, and its commits.

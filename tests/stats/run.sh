@@ -35,7 +35,8 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 cases=$here/cases
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stats-test.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib/signals.sh"
 
 # run_case NAME: run one case, print PASS/FAIL, return 0 on pass.
 run_case() {
