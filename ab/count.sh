@@ -92,21 +92,12 @@ HI=60000
 MLO=1024
 MHI=9216
 SPLIT_AWK=$(dirname "$0")/cg-split.awk
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-count.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../tests/lib/signals.sh"
-
-DIE_PREFIX=count DIE_STATUS=1
-. "$(dirname "$0")/../tests/lib/die.sh"
-VALGRIND=$(command -v valgrind) ||
-	die "valgrind is not installed (Debian: apt-get install valgrind)"
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+. "$here/lib.sh"
 [ -n "$MATRIX" ] || set -- "$B"
-for d in "$@"; do
-	for p in vring_bench vringh_test; do
-		[ "$only" = vhost ] && [ $p = vringh_test ] && continue
-		[ -x "$d/$p" ] || die "$d/$p is not built (make $p)"
-	done
-done
+progs="vring_bench vringh_test"
+[ "$only" = vhost ] && progs=vring_bench
+GRIND_PROGS=$progs grind_setup count "$@"
 
 # grind OUT [CALLGRIND_OPTION...] -- PROGRAM ARGS...: run it under
 # callgrind; OUT gets "Ir D1 LL" (D1 and LL misses, reads and writes, data

@@ -7,9 +7,10 @@
 #   set_adds VALUE      -x: adds=VALUE, a positive number
 #   set_pairing VALUE   -p: pairing=VALUE, one of the three kernel pairings
 #
-# grind_setup NAME DIR: for a script that runs DIR's vring_bench and
-# vringh_test under valgrind: a private $tmp (removed on exit), die()
-# (exit 1 with "NAME: MESSAGE"), $VALGRIND, and both programs built.
+# grind_setup NAME DIR...: for a script that runs each DIR's vring_bench
+# and vringh_test (or the programs GRIND_PROGS names) under valgrind: a
+# private $tmp (removed on exit), die() (exit 1 with "NAME: MESSAGE"),
+# $VALGRIND, and the programs built in each DIR.
 
 set_pairs() {
 	case $1 in
@@ -43,7 +44,11 @@ grind_setup() {
 	. "$here/../tests/lib/signals.sh"
 	VALGRIND=$(command -v valgrind) ||
 		die "valgrind is not installed (Debian: apt-get install valgrind)"
-	for p in vring_bench vringh_test; do
-		[ -x "$2/$p" ] || die "$2/$p is not built (make $p)"
+	local d p
+	shift
+	for d in "$@"; do
+		for p in ${GRIND_PROGS:-vring_bench vringh_test}; do
+			[ -x "$d/$p" ] || die "$d/$p is not built (make $p)"
+		done
 	done
 }
