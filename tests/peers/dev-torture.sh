@@ -8,7 +8,7 @@
 # the outcome, who caught it, and the first message about it) and one
 # PASS:/FAIL: line per row comparing the outcome with the recorded table
 # (tests/peers/dev-torture.table), a FAIL naming the new outcome.  A row
-# of the table may allow two outcomes, A|B, where the driver's fate
+# of the table may allow several outcomes, A|B, where the driver's fate
 # depends on timing it does not control (see the table's notes).
 #
 # Outcomes (the driver's, not the device's):
