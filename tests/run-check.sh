@@ -576,10 +576,17 @@ callgrind_checks() {
 
 # Our driver ring code (vhost_test) against real vhost-user backends, and
 # against vhost_dev breaking the device's rules (each outcome as the table
-# tests/peers/dev-torture.table records).
+# tests/peers/dev-torture.table records).  The table is what plain builds
+# do: a case that breaks a rule for a moment (used-idx-back) or races the
+# driver is decided by timing, which a sanitizer's slowdown changes (under
+# TSan the driver can miss the 0.5 s window: tolerated, not detected).
 frontend_checks() {
 	suite "vhost-user frontend" tests/peers/frontend.sh "$B" "$PREFIX"
-	suite "vhost-user dev torture" tests/peers/dev-torture.sh "$B" "$PREFIX"
+	if [ "$MODE" = plain ]; then
+		suite "vhost-user dev torture" tests/peers/dev-torture.sh "$B" "$PREFIX"
+	else
+		skip_check "vhost-user dev torture" "its table records plain builds' timing, not a $MODE build's (make check)"
+	fi
 }
 
 if [ -n "$KSRC" ]; then
