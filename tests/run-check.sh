@@ -582,6 +582,9 @@ callgrind_checks() {
 # TSan the driver can miss the 0.5 s window: tolerated, not detected).
 frontend_checks() {
 	suite "vhost-user frontend" tests/peers/frontend.sh "$B" "$PREFIX"
+	[ -n "$KSRC" ] || dev_torture_checks
+}
+dev_torture_checks() {
 	if [ "$MODE" = plain ]; then
 		suite "vhost-user dev torture" tests/peers/dev-torture.sh "$B" "$PREFIX"
 	else
@@ -616,6 +619,11 @@ if [ -n "$KSRC" ]; then
 			frontend=1
 			LONG=1 frontend_checks
 			ksrc_patched_checks
+		fi
+		# The torture device is our vhost_dev, whose vringh serves
+		# packed rings too: the kernel's driver against our device.
+		if [ "$guest" = kernel ] && [ "$host" = rig ]; then
+			LONG=1 dev_torture_checks
 		fi
 	done
 	PREFIX=
