@@ -2,8 +2,9 @@
 /*
  * vhost_hostile: a hostile vhost-user frontend against vhost_dev.
  *
- * Starts VHOST_DEV (--type=blk) on a socket in a private folder, then for
- * each case of the table (cases[]) connects, sends what the case sends,
+ * Starts VHOST_DEV twice (--type=blk, and --type=net --queues=2 for the
+ * multiqueue cases) on sockets in a private folder, then for each case of
+ * the table (cases[]) connects to its device, sends what the case sends,
  * and checks that the backend drops the connection (or, for a case that
  * only stops a queue, keeps it) and says the expected thing on stderr.
  * After every case a well-behaved frontend must still be served.  Prints
@@ -30,10 +31,33 @@
 #include "harness/harness.h"
 #include "vhost-user/wire.h"
 
-static char dir[64], sock_path[128], err_path[128];
-static long err_seen;		/* bytes of the backend's stderr already read */
+/* One vhost_dev under test. */
+struct vh_dev {
+	const char *args[3];		/* its options besides --socket */
+	uint64_t features;		/* what hello() acks */
+	char sock[128], err[128];
+	long err_seen;			/* bytes of its stderr already read */
+	pid_t pid;
+};
+
+#define VIRTIO_NET_F_CTRL_VQ	17
+#define VIRTIO_NET_F_MQ		22
+
+enum { DEV_BLK, DEV_NET };
+static struct vh_dev devs[] = {
+	[DEV_BLK] = { .args = { "--type=blk", "--size=1048576" },
+		      .features = (1ull << VIRTIO_F_VERSION_1) |
+				  (1ull << VHOST_USER_F_PROTOCOL_FEATURES) },
+	/* Queues 0-3 the two pairs, 4 the control queue. */
+	[DEV_NET] = { .args = { "--type=net", "--queues=2" },
+		      .features = (1ull << VIRTIO_F_VERSION_1) |
+				  (1ull << VHOST_USER_F_PROTOCOL_FEATURES) |
+				  (1ull << VIRTIO_NET_F_CTRL_VQ) | (1ull << VIRTIO_NET_F_MQ) },
+};
+#define NDEVS	(sizeof(devs) / sizeof(devs[0]))
+static struct vh_dev *dev = &devs[DEV_BLK];	/* the one the case runs against */
+static char dir[64];
 static int failures;
-static pid_t dev_pid;
 static uint8_t *mem;			/* the frontend's memory, as its addresses */
 static int fds[VHOST_USER_MAX_FDS];	/* memory files of MEM_SIZE bytes */
 static const char *this_case;		/* the case running, if one is */
@@ -59,20 +83,25 @@ static const char *this_case;		/* the case running, if one is */
 
 static void stop_dev(void)
 {
+	unsigned int i;
 	int status;
 
-	if (dev_pid <= 0)
-		return;
-	kill(dev_pid, SIGTERM);
-	if (waitpid(dev_pid, &status, 0) == dev_pid &&
-	    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-		printf("FAIL: vhost-user hostile frontend: vhost_dev did not exit cleanly (status 0x%x)\n",
-		       status);
-		failures++;
+	for (i = 0; i < NDEVS; i++) {
+		struct vh_dev *d = &devs[i];
+
+		if (d->pid <= 0)
+			continue;
+		kill(d->pid, SIGTERM);
+		if (waitpid(d->pid, &status, 0) == d->pid &&
+		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			printf("FAIL: vhost-user hostile frontend: vhost_dev %s did not exit cleanly (status 0x%x)\n",
+			       d->args[0], status);
+			failures++;
+		}
+		d->pid = 0;
+		unlink(d->sock);
+		unlink(d->err);
 	}
-	dev_pid = 0;
-	unlink(sock_path);
-	unlink(err_path);
 	rmdir(dir);
 }
 
@@ -89,7 +118,7 @@ static int connect_dev(void)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int s = socket(AF_UNIX, SOCK_STREAM, 0), i;
 
-	strcpy(sa.sun_path, sock_path);
+	strcpy(sa.sun_path, dev->sock);
 	for (i = 0; i < 200; i++) {
 		if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) == 0)
 			return s;
@@ -132,26 +161,37 @@ static void send_plain(int s, uint32_t req)
 	send_msg(s, &m, NULL, 0);
 }
 
-/* SET_VRING_ADDR of queue 0: the rings at these frontend addresses. */
-static void send_addr(int s, uint64_t desc, uint64_t avail, uint64_t used)
+/* SET_VRING_ADDR of queue @index: the rings at these frontend addresses. */
+static void send_addr_of(int s, uint32_t index, uint64_t desc, uint64_t avail, uint64_t used)
 {
 	struct vhost_user_msg m;
 
 	vhost_user_msg_init(&m, VHOST_USER_SET_VRING_ADDR);
 	m.hdr.size = sizeof(m.payload.addr);
+	m.payload.addr.index = index;
 	m.payload.addr.desc = desc;
 	m.payload.addr.avail = avail;
 	m.payload.addr.used = used;
 	send_msg(s, &m, NULL, 0);
 }
 
-/* SET_VRING_KICK of queue 0 with @kick. */
-static void send_kick(int s, int kick)
+static void send_addr(int s, uint64_t desc, uint64_t avail, uint64_t used)
+{
+	send_addr_of(s, 0, desc, avail, used);
+}
+
+/* SET_VRING_KICK of queue @index with @kick. */
+static void send_kick_of(int s, uint32_t index, int kick)
 {
 	struct vhost_user_msg m;
 
-	vhost_user_msg_u64(&m, VHOST_USER_SET_VRING_KICK, 0);
+	vhost_user_msg_u64(&m, VHOST_USER_SET_VRING_KICK, index);
 	send_msg(s, &m, &kick, 1);
+}
+
+static void send_kick(int s, int kick)
+{
+	send_kick_of(s, 0, kick);
 }
 
 /*
@@ -227,16 +267,16 @@ static bool answers(int s)
 static char *new_errors(void)
 {
 	static char buf[65536];
-	FILE *f = fopen(err_path, "r");
+	FILE *f = fopen(dev->err, "r");
 	size_t n = 0;
 
 	buf[0] = 0;
 	if (!f)
 		return buf;
-	if (fseek(f, err_seen, SEEK_SET) == 0)
+	if (fseek(f, dev->err_seen, SEEK_SET) == 0)
 		n = fread(buf, 1, sizeof(buf) - 1, f);
 	buf[n] = 0;
-	err_seen += n;
+	dev->err_seen += n;
 	fclose(f);
 	return buf;
 }
@@ -268,28 +308,30 @@ static int memfd(size_t size)
 	return fd;
 }
 
-/* Negotiate features (VERSION_1 + PROTOCOL_FEATURES) as a frontend would. */
+/*
+ * Negotiate features as a frontend would: VERSION_1 + PROTOCOL_FEATURES
+ * (and for net, the control queue and MQ).
+ */
 static void hello(int s)
 {
 	send_plain(s, VHOST_USER_SET_OWNER);
-	send_u64(s, VHOST_USER_SET_FEATURES, (1ull << VIRTIO_F_VERSION_1) |
-		 (1ull << VHOST_USER_F_PROTOCOL_FEATURES));
+	send_u64(s, VHOST_USER_SET_FEATURES, dev->features);
 	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, 0);
 }
 
-static void start_dev(const char *prog)
+static void start_dev(struct vh_dev *d, const char *prog)
 {
 	char sock_arg[160];
 
-	snprintf(sock_arg, sizeof(sock_arg), "--socket=%s", sock_path);
-	dev_pid = fork();
-	if (dev_pid == 0) {
-		int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	snprintf(sock_arg, sizeof(sock_arg), "--socket=%s", d->sock);
+	d->pid = fork();
+	if (d->pid == 0) {
+		int fd = open(d->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		int nul = open("/dev/null", O_WRONLY);
 
 		dup2(fd, 2);
 		dup2(nul, 1);
-		execl(prog, prog, "--type=blk", "--size=1048576", sock_arg, (char *)NULL);
+		execl(prog, prog, d->args[0], d->args[1], sock_arg, (char *)NULL);
 		_exit(127);
 	}
 }
@@ -304,10 +346,12 @@ static void start_dev(const char *prog)
  * serve the next frontend.  @want_kernel: what the backend says instead
  * when a kernel tree's vringh refuses the ring (it names no reason of its
  * own); NULL: @want either way.  @skip: the case cannot run in this
- * build, and why.
+ * build, and why.  @net: against the net device (two queue pairs and the
+ * control queue), not the blk one.
  */
 struct vh_case {
 	const char *name;
+	bool net;
 	bool hello;
 	void (*send)(int s, const struct vh_case *c);
 	uint32_t req;
@@ -580,6 +624,30 @@ static void start_ring(int s, uint32_t num, uint64_t desc, uint64_t avail, uint6
 }
 
 /*
+ * Queue @index on the split ring of 8 @vr, written in @g (the mapping of
+ * fds[0]: frontend address mem): set up, enabled and kicked.  If @wait:
+ * whether the device used the one buffer within 2 s.
+ */
+static bool run_ring(int s, uint32_t index, uint8_t *g, struct vring *vr, bool wait)
+{
+	int kick = eventfd(0, 0), i;
+	uint64_t one = 1;
+
+	send_state(s, VHOST_USER_SET_VRING_NUM, index, 8);
+	send_addr_of(s, index, (uintptr_t)mem + ((uint8_t *)vr->desc - g),
+		     (uintptr_t)mem + ((uint8_t *)vr->avail - g),
+		     (uintptr_t)mem + ((uint8_t *)vr->used - g));
+	send_kick_of(s, index, kick);
+	send_state(s, VHOST_USER_SET_VRING_ENABLE, index, 1);
+	if (write(kick, &one, 8) != 8)
+		perror("write");
+	close(kick);
+	for (i = 0; wait && i < 200 && *(volatile uint16_t *)&vr->used->idx != 1; i++)
+		usleep(10000);
+	return !wait || *(volatile uint16_t *)&vr->used->idx == 1;
+}
+
+/*
  * @nregions regions of MEM_SIZE back to back from MEM_GPA (fds[0], ...), a
  * split ring of 8 at the start of the first, and one blk request on it: a
  * 16-byte header (@type, @sector), @dlen writable data bytes at MEM_GPA +
@@ -591,11 +659,10 @@ static void blk_request(int s, unsigned int nregions, uint32_t type, uint64_t se
 			uint32_t dlen, uint64_t gpa, uint32_t len, int status)
 {
 	uint8_t *g[2], *st;
-	uint64_t one = 1, at = gpa + len - 1 - MEM_GPA;
+	uint64_t at = gpa + len - 1 - MEM_GPA;
 	struct { uint32_t type, ioprio; uint64_t sector; } hdr = { type, 0, sector };
 	struct vring vr;
 	unsigned int i, d = 0;
-	int kick = eventfd(0, 0);
 
 	for (i = 0; i < nregions; i++) {
 		g[i] = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fds[i], 0);
@@ -626,18 +693,7 @@ static void blk_request(int s, unsigned int nregions, uint32_t type, uint64_t se
 	vr.desc[d].flags = VRING_DESC_F_WRITE;
 	vr.avail->ring[0] = 0;
 	vr.avail->idx = 1;
-	send_state(s, VHOST_USER_SET_VRING_NUM, 0, 8);
-	send_addr(s, (uintptr_t)mem + ((uint8_t *)vr.desc - g[0]),
-		  (uintptr_t)mem + ((uint8_t *)vr.avail - g[0]),
-		  (uintptr_t)mem + ((uint8_t *)vr.used - g[0]));
-	send_kick(s, kick);
-	send_state(s, VHOST_USER_SET_VRING_ENABLE, 0, 1);
-	if (write(kick, &one, 8) != 8)
-		perror("write");
-	close(kick);
-	for (i = 0; status >= 0 && i < 200 && *(volatile uint16_t *)&vr.used->idx != 1; i++)
-		usleep(10000);
-	if (status >= 0 && *(volatile uint16_t *)&vr.used->idx != 1)
+	if (!run_ring(s, 0, g[0], &vr, status >= 0))
 		case_problem = "the request was not served";
 	else if (status >= 0 && *(volatile uint8_t *)st != status)
 		case_problem = "the status byte is not the one wanted";
@@ -826,6 +882,120 @@ static void addr_at_last_byte(int s, const struct vh_case *c)
 	send_addr(s, (uintptr_t)mem + MEM_SIZE - 1, (uintptr_t)mem, (uintptr_t)mem);
 }
 
+/*
+ * ---- Multiqueue ----
+ *
+ * GET_QUEUE_NUM with MQ negotiated must answer @a, the device's queues.
+ */
+static void queue_num_is(int s, const struct vh_case *c)
+{
+	struct vhost_user_msg m;
+	struct vhost_user_fds rfds;
+
+	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, 1ull << VHOST_USER_PROTOCOL_F_MQ);
+	send_plain(s, VHOST_USER_GET_QUEUE_NUM);
+	if (vhost_user_recv(s, &m, &rfds, 5000) != 0) {
+		case_problem = "GET_QUEUE_NUM was not answered";
+		return;
+	}
+	vhost_user_fds_close(&rfds);
+	if (m.hdr.request != VHOST_USER_GET_QUEUE_NUM || m.payload.u64 != c->a)
+		case_problem = "GET_QUEUE_NUM answered another number";
+}
+
+/*
+ * One command on the net device's control queue (index 4): class @cls,
+ * command @cmd, and @dlen bytes of @data in one readable descriptor, then
+ * a writable ack byte unless @no_ack.  The device must use the buffer and
+ * ack @want (VIRTIO_NET_OK 0, VIRTIO_NET_ERR 1); with @no_ack, use it
+ * writing nothing.
+ */
+static void ctrl_command(int s, uint8_t cls, uint8_t cmd, const void *data, uint32_t dlen,
+			 bool no_ack, uint8_t want)
+{
+	uint8_t *g = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
+	volatile uint8_t *ack;
+	struct vring vr;
+
+	if (g == MAP_FAILED)
+		give_up("vhost_hostile: mmap");
+	memset(g, 0, MEM_SIZE);
+	send_good_table(s);
+	vring_init(&vr, 8, g, 4096);
+	g[0x8000] = cls;
+	g[0x8001] = cmd;
+	memcpy(g + 0x8002, data, dlen);
+	ack = g + 0x9000;
+	*ack = 0xff;
+	vr.desc[0].addr = MEM_GPA + 0x8000;
+	vr.desc[0].len = 2 + dlen;
+	if (!no_ack) {
+		vr.desc[0].flags = VRING_DESC_F_NEXT;
+		vr.desc[0].next = 1;
+		vr.desc[1].addr = MEM_GPA + 0x9000;
+		vr.desc[1].len = 1;
+		vr.desc[1].flags = VRING_DESC_F_WRITE;
+	}
+	vr.avail->ring[0] = 0;
+	vr.avail->idx = 1;
+	if (!run_ring(s, 4, g, &vr, true))
+		case_problem = "the control command was not used";
+	else if (no_ack ? vr.used->ring[0].len != 0 : *ack != want)
+		case_problem = no_ack ? "a used length for a buffer with no room" :
+			       "the ack byte is not the one wanted";
+	munmap(g, MEM_SIZE);
+}
+
+#define VIRTIO_NET_CTRL_MQ	4
+
+static void ctrl_pairs(int s, uint16_t pairs, uint8_t want)
+{
+	ctrl_command(s, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, false, want);
+}
+
+static void ctrl_pairs_two(int s, const struct vh_case *c)
+{
+	(void)c;
+	ctrl_pairs(s, 2, 0);
+}
+
+static void ctrl_pairs_three(int s, const struct vh_case *c)
+{
+	(void)c;
+	ctrl_pairs(s, 3, 1);
+}
+
+static void ctrl_pairs_zero(int s, const struct vh_case *c)
+{
+	(void)c;
+	ctrl_pairs(s, 0, 1);
+}
+
+static void ctrl_pairs_short(int s, const struct vh_case *c)
+{
+	uint8_t one = 2;
+
+	(void)c;
+	ctrl_command(s, VIRTIO_NET_CTRL_MQ, 0, &one, 1, false, 1);
+}
+
+/* Class 0 (VIRTIO_NET_CTRL_RX), command 0 (promiscuous): not offered. */
+static void ctrl_rx_mode(int s, const struct vh_case *c)
+{
+	uint8_t on = 1;
+
+	(void)c;
+	ctrl_command(s, 0, 0, &on, 1, false, 1);
+}
+
+static void ctrl_no_ack(int s, const struct vh_case *c)
+{
+	uint16_t pairs = 1;
+
+	(void)c;
+	ctrl_command(s, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, true, 0);
+}
+
 static const struct vh_case cases[] = {
 	/* The wire: truncated, bad version, oversized, wrong payload size. */
 	{ "truncated message (4 of 8 payload bytes, then silence)",
@@ -892,6 +1062,39 @@ static const struct vh_case cases[] = {
 	  .send = set_status_not_a_byte, .want = "status 0x100 is not a byte" },
 	{ "split ring base 0x10000", .hello = true,
 	  STATE(VHOST_USER_SET_VRING_BASE, 0, 0x10000), .want = "base 0x10000 out of range" },
+	{ "GET_QUEUE_NUM without MQ negotiated", .hello = true,
+	  PLAIN(VHOST_USER_GET_QUEUE_NUM), .want = "MQ was not negotiated" },
+
+	/* Multiqueue: vhost_dev --type=net --queues=2 has queues 0-3 and control queue 4. */
+	{ "edge: GET_QUEUE_NUM of blk (one queue) answers 1", .hello = true,
+	  .send = queue_num_is, .a = 1, .stays = true },
+	{ "edge: GET_QUEUE_NUM of net --queues=2 answers 5 (two pairs, the control queue)",
+	  .net = true, .hello = true, .send = queue_num_is, .a = 5, .stays = true },
+	{ "edge: net --queues=2: queue index 4 (the control queue)", .net = true, .hello = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 4, 256), .stays = true },
+	{ "net --queues=2: queue index 5 out of range", .net = true, .hello = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 5, 256),
+	  .want = "queue index 5 out of range (the device has 5)" },
+	{ "net --queues=2: SET_VRING_CALL of queue 5 (NOFD)", .net = true, .hello = true,
+	  U64(VHOST_USER_SET_VRING_CALL, 5 | VHOST_USER_VRING_NOFD),
+	  .want = "queue index 5 out of range (the device has 5)" },
+	{ "net --queues=2: SET_VRING_ENABLE of queue 0x7fffffff", .net = true, .hello = true,
+	  STATE(VHOST_USER_SET_VRING_ENABLE, 0x7fffffff, 1),
+	  .want = "queue index 2147483647 out of range" },
+	{ "edge: ctrl VQ_PAIRS_SET 2 of 2 pairs (VIRTIO_NET_OK)", .net = true, .hello = true,
+	  .send = ctrl_pairs_two, .stays = true },
+	{ "ctrl VQ_PAIRS_SET 3 of 2 pairs (VIRTIO_NET_ERR, connection stays)", .net = true,
+	  .hello = true, .send = ctrl_pairs_three,
+	  .want = "VQ_PAIRS_SET pair count out of range", .stays = true },
+	{ "ctrl VQ_PAIRS_SET 0 (VIRTIO_NET_ERR, connection stays)", .net = true, .hello = true,
+	  .send = ctrl_pairs_zero, .want = "VQ_PAIRS_SET pair count out of range", .stays = true },
+	{ "ctrl VQ_PAIRS_SET with a 1-byte pair count (VIRTIO_NET_ERR)", .net = true,
+	  .hello = true, .send = ctrl_pairs_short,
+	  .want = "VQ_PAIRS_SET without its 2-byte pair count", .stays = true },
+	{ "ctrl class not offered (RX mode: VIRTIO_NET_ERR)", .net = true, .hello = true,
+	  .send = ctrl_rx_mode, .want = "class and command not supported", .stays = true },
+	{ "ctrl command without a writable ack byte (used, 0 bytes)", .net = true,
+	  .hello = true, .send = ctrl_no_ack, .want = "no writable ack byte", .stays = true },
 
 	/* Bounds at their edges: the largest value accepted (.want NULL). */
 	{ "edge: memory table with 8 regions", .hello = true,
@@ -962,6 +1165,7 @@ static void run_case(const struct vh_case *c)
 		return;
 	}
 	this_case = c->name;
+	dev = &devs[c->net ? DEV_NET : DEV_BLK];
 	s = connect_dev();
 	if (c->hello)
 		hello(s);
@@ -1004,13 +1208,20 @@ int main(int argc, char **argv)
 		perror("vhost_hostile: mkdtemp");
 		return 1;
 	}
-	snprintf(sock_path, sizeof(sock_path), "%s/sock", dir);
-	snprintf(err_path, sizeof(err_path), "%s/err", dir);
-	start_dev(argv[1]);
-	if (!still_serving()) {
-		printf("FAIL: vhost-user hostile frontend: %s does not serve\n", argv[1]);
-		failures++;
-	} else {
+	for (i = 0; i < NDEVS; i++) {
+		snprintf(devs[i].sock, sizeof(devs[i].sock), "%s/sock%zu", dir, i);
+		snprintf(devs[i].err, sizeof(devs[i].err), "%s/err%zu", dir, i);
+		start_dev(&devs[i], argv[1]);
+	}
+	for (i = 0; i < NDEVS; i++) {
+		dev = &devs[i];
+		if (!still_serving()) {
+			printf("FAIL: vhost-user hostile frontend: %s %s %s does not serve\n",
+			       argv[1], dev->args[0], dev->args[1]);
+			failures++;
+		}
+	}
+	if (!failures) {
 		mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (mem == MAP_FAILED)

@@ -284,6 +284,7 @@ static void vub_queue_stop(struct vub *vub, struct vub_queue *q)
 #endif
 	q->started = false;
 	q->broken = false;
+	q->again = false;
 }
 
 /* Start @q if it has everything it needs; -EPROTO if it cannot be. */
@@ -517,8 +518,16 @@ static int vub_reset_owner(struct vub *vub, struct vub_msg *msg)
 	return 0;
 }
 
+static bool vub_negotiated(const struct vub *vub, unsigned int protocol_bit)
+{
+	return vub->protocol_features & (1ull << protocol_bit);
+}
+
+/* Every queue the device has (net: the control queue too). */
 static int vub_get_queue_num(struct vub *vub, struct vub_msg *msg)
 {
+	if (!vub_negotiated(vub, VHOST_USER_PROTOCOL_F_MQ))
+		return vub_err(vub, msg->req, "MQ was not negotiated");
 	return vub_reply_u64(vub, msg->m, vub->dev->num_queues);
 }
 
@@ -686,11 +695,6 @@ static int vub_set_vring_enable(struct vub *vub, struct vub_msg *msg)
 	if (!q->enabled)
 		vub_queue_stop(vub, q);
 	return vub_queue_try_start(vub, q, msg->req);
-}
-
-static bool vub_negotiated(const struct vub *vub, unsigned int protocol_bit)
-{
-	return vub->protocol_features & (1ull << protocol_bit);
 }
 
 static int vub_get_config(struct vub *vub, struct vub_msg *msg)
@@ -894,6 +898,15 @@ void vub_disconnect(struct vub *vub)
 	vub->conn_fd = -1;
 }
 
+/* Serve @q (kicked, or it used up its last turn). */
+static int vub_served_again(struct vub *vub, struct vub_queue *q)
+{
+	q->again = false;
+	if (q->started && !q->broken)
+		return vub_guarded_run(vub, q);
+	return 0;
+}
+
 static int vub_kicked(struct vub *vub, struct vub_queue *q)
 {
 	uint64_t v;
@@ -902,9 +915,7 @@ static int vub_kicked(struct vub *vub, struct vub_queue *q)
 		return 0;
 	q->kicks++;
 	vub->kicks++;
-	if (q->started && !q->broken)
-		return vub_guarded_run(vub, q);
-	return 0;
+	return vub_served_again(vub, q);
 }
 
 int vub_serve(struct vub *vub)
@@ -923,6 +934,7 @@ int vub_serve(struct vub *vub)
 	vub->error = NULL;
 	while (!err) {
 		unsigned int n = 1, i;
+		bool again = false;
 
 		pfd[0].fd = vub->conn_fd;
 		pfd[0].events = POLLIN;
@@ -933,20 +945,25 @@ int vub_serve(struct vub *vub)
 				pfd[n].fd = q->kick_fd;
 				pfd[n].events = POLLIN;
 				pq[n++] = q;
+				again |= q->again;
 			}
 		}
-		r = poll(pfd, n, vub->dev->tick ? 100 : -1);
+		r = poll(pfd, n, again ? 0 : vub->dev->tick ? 100 : -1);
 		if (r < 0) {
 			err = -errno;	/* -EINTR: a signal, let the caller look */
 			break;
 		}
-		if (r == 0) {
+		if (r == 0 && !again) {
 			err = vub_guarded_run(vub, NULL);
 			continue;
 		}
+		/* Kicked queues first, then those that used up their turn. */
 		for (i = 1; i < n && !err; i++)
 			if (pfd[i].revents & POLLIN)
 				err = vub_kicked(vub, pq[i]);
+		for (i = 1; i < n && !err; i++)
+			if (pq[i]->again && !(pfd[i].revents & POLLIN))
+				err = vub_served_again(vub, pq[i]);
 		if (err)
 			break;
 		if (!pfd[0].revents)

@@ -27,9 +27,17 @@
 #include <linux/vringh.h>
 #include "vhost-user/wire.h"
 
-#define VUB_MAX_QUEUES	4
+/* blk: 16 request queues; net: 16 queue pairs and the control queue. */
+#define VUB_MAX_QUEUES	33
 #define VUB_MAX_RING	32768
 #define VUB_IOV		16
+/*
+ * One event loop serves every queue (vhost-user/README says why): a queue
+ * is served at most VUB_BUDGET buffers a turn, then the model sets
+ * q->again and returns, and the loop serves the other queues (and the
+ * socket) before it comes back to this one, kicked or not.
+ */
+#define VUB_BUDGET	256
 
 struct vub;
 
@@ -47,6 +55,7 @@ struct vub_queue {
 	bool enabled;
 	bool started;			/* vringh set up, being served */
 	bool broken;			/* vringh refused the ring: not served */
+	bool again;			/* used up its turn (VUB_BUDGET): serve again */
 	/* For the device model: iovs it may use for one request at a time. */
 	struct vringh_iov riov, wiov;
 	struct iovec rvec[VUB_IOV], wvec[VUB_IOV];

@@ -34,12 +34,20 @@ static void serve_queue(struct vub *vub, struct vub_queue *q,
 			long (*one)(struct vub *vub, struct vub_queue *q),
 			struct dev_torture *t)
 {
+	unsigned int served = 0;
+
 	vringh_notify_disable_user(&q->vrh);
 	for (;;) {
 		u16 head;
 		long len;
-		int rc = vringh_getdesc_user(&q->vrh, &q->riov, &q->wiov,
-					     vub_getrange, &head);
+		int rc;
+
+		if (served++ == VUB_BUDGET) {
+			q->again = true;	/* the other queues' turn */
+			break;
+		}
+		rc = vringh_getdesc_user(&q->vrh, &q->riov, &q->wiov,
+					 vub_getrange, &head);
 
 		if (rc < 0) {
 			vub_queue_fail(q, rc, "getdesc");
@@ -66,6 +74,7 @@ static void serve_queue(struct vub *vub, struct vub_queue *q,
 #define VIRTIO_BLK_F_SEG_MAX	2
 #define VIRTIO_BLK_F_BLK_SIZE	6
 #define VIRTIO_BLK_F_FLUSH	9
+#define VIRTIO_BLK_F_MQ		12
 #define VIRTIO_BLK_T_IN		0
 #define VIRTIO_BLK_T_OUT	1
 #define VIRTIO_BLK_T_FLUSH	4
@@ -177,19 +186,31 @@ static void blk_kick(struct vub *vub, struct vub_queue *q)
 	serve_queue(vub, q, blk_one, b->torture);
 }
 
-/* struct virtio_blk_config: capacity, size_max, seg_max, geometry, blk_size. */
+/* @len bytes at @off of a config space of VHOST_USER_MAX_CONFIG_SIZE? */
+static bool config_range_ok(uint32_t off, uint32_t len)
+{
+	return off <= VHOST_USER_MAX_CONFIG_SIZE && len <= VHOST_USER_MAX_CONFIG_SIZE - off;
+}
+
+/*
+ * struct virtio_blk_config: capacity (0), size_max (8), seg_max (12),
+ * geometry (16), blk_size (20), topology (24), writeback (32), num_queues
+ * (34).
+ */
 static bool blk_get_config(void *priv, uint32_t off, uint32_t len, uint8_t *buf)
 {
 	struct blk_model *b = priv;
 	uint8_t cfg[VHOST_USER_MAX_CONFIG_SIZE] = { 0 };
 	uint64_t cap = htole64(b->size / 512);
 	uint32_t seg_max = htole32(b->queue_size - 2), blk_size = htole32(512);
+	uint16_t nq = htole16(b->queues);
 
-	if (off > sizeof(cfg) || len > sizeof(cfg) - off)
+	if (!config_range_ok(off, len))
 		return false;
 	memcpy(cfg + 0, &cap, 8);
 	memcpy(cfg + 12, &seg_max, 4);
 	memcpy(cfg + 20, &blk_size, 4);
+	memcpy(cfg + 34, &nq, 2);
 	dev_torture_blk_config(b->torture, cfg);
 	memcpy(buf, cfg + off, len);
 	return true;
@@ -200,13 +221,18 @@ void blk_model_init(struct vub_device *dev, struct blk_model *b, uint64_t featur
 	memset(dev, 0, sizeof(*dev));
 	if (!b->queue_size)
 		b->queue_size = 128;
+	if (!b->queues)
+		b->queues = 1;
 	dev->name = "blk";
 	dev->features = features | (1ull << VIRTIO_BLK_F_SEG_MAX) |
 		(1ull << VIRTIO_BLK_F_BLK_SIZE) | (1ull << VIRTIO_BLK_F_FLUSH);
+	if (b->queues > 1)
+		dev->features |= 1ull << VIRTIO_BLK_F_MQ;
 	dev->protocol_features = (1ull << VHOST_USER_PROTOCOL_F_CONFIG) |
 		(1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK) |
-		(1ull << VHOST_USER_PROTOCOL_F_STATUS);
-	dev->num_queues = 1;
+		(1ull << VHOST_USER_PROTOCOL_F_STATUS) |
+		(1ull << VHOST_USER_PROTOCOL_F_MQ);
+	dev->num_queues = b->queues;
 	dev->get_config = blk_get_config;
 	dev->kick = blk_kick;
 	dev->priv = b;
@@ -214,7 +240,17 @@ void blk_model_init(struct vub_device *dev, struct blk_model *b, uint64_t featur
 
 /* ---- virtio-net ---- */
 
+#define VIRTIO_NET_F_MTU	3
+#define VIRTIO_NET_F_MAC	5
 #define VIRTIO_NET_F_MRG_RXBUF	15
+#define VIRTIO_NET_F_STATUS	16
+#define VIRTIO_NET_F_CTRL_VQ	17
+#define VIRTIO_NET_F_MQ		22
+#define VIRTIO_NET_S_LINK_UP	1
+#define VIRTIO_NET_OK		0
+#define VIRTIO_NET_ERR		1
+#define VIRTIO_NET_CTRL_MQ	4
+#define VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET	0
 #define ETH_P_RIG		0x88b5
 
 /* The virtio-net header: 12 bytes in virtio 1.x or with MRG_RXBUF. */
@@ -224,12 +260,16 @@ static size_t net_hdr_len(struct vub *vub)
 		12 : 10;
 }
 
-/* Source frame @seq after a header of @hdr bytes: returns the total. */
-static size_t net_make_frame(uint8_t *f, size_t hdr, uint64_t seq)
+/*
+ * Source frame @id after a header of @hdr bytes: returns the total.  @id is
+ * the frame's sequence number on its pair, the pair in bits 48-62 (so pair
+ * 0's frames are those of a single-queue device) or NET_PROBE.
+ */
+static size_t net_make_frame(uint8_t *f, size_t hdr, uint64_t id)
 {
 	static const uint8_t macs[12] = { 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2 };
-	size_t len = 60 + (seq * 97) % (1514 - 60 + 1), i;
-	uint64_t le = htole64(seq);
+	size_t len = 60 + (id * 97) % (1514 - 60 + 1), i;
+	uint64_t le = htole64(id);
 
 	memset(f, 0, hdr);
 	if (hdr == 12)
@@ -240,40 +280,74 @@ static size_t net_make_frame(uint8_t *f, size_t hdr, uint64_t seq)
 	f[13] = ETH_P_RIG & 0xff;
 	memcpy(f + 14, &le, 8);
 	for (i = 22; i < len; i++)
-		f[i] = (uint8_t)(seq * 31 + i);
+		f[i] = (uint8_t)(id * 31 + i);
 	return hdr + len;
 }
 
-enum { NET_RX = 0, NET_TX = 1 };
+static uint64_t net_frame_id(unsigned int pair, uint64_t seq)
+{
+	return seq | (uint64_t)pair << 48;
+}
 
 /*
  * Source mode starts with probes: a driver may drop what it receives before
  * it is ready (testpmd flushes its receive queues when forwarding starts).
  * Every 100 ms one probe frame (sequence number with the top bit set) goes
- * out until one comes back; only then do the counted frames start.
+ * out on pair 0 until one comes back; only then do the counted frames
+ * start, on every pair.
  */
 #define NET_PROBE	(1ull << 63)
 
-/* Take a receive buffer into n->rx_pending; false if none. */
-static bool net_take_rx(struct vub_queue *rx, struct net_model *n, bool *failed)
+static bool net_has_ctrl(const struct net_model *n)
+{
+	return n->pairs > 1;
+}
+
+/* The control queue's index: after the last pair's. */
+static unsigned int net_ctrl_index(const struct net_model *n)
+{
+	return 2 * n->pairs;
+}
+
+/*
+ * The pairs the driver uses: all it enabled, unless it negotiated the
+ * control queue, which says how many (one until then: virtio 5.1.6.5.5).
+ */
+static unsigned int net_pairs_in_use(struct vub *vub, const struct net_model *n)
+{
+	if (vub_has(vub, VIRTIO_NET_F_CTRL_VQ) && vub_has(vub, VIRTIO_NET_F_MQ))
+		return n->active_pairs;
+	return n->pairs;
+}
+
+/* Pair @p's two queues both run. */
+static bool net_pair_runs(struct vub *vub, unsigned int p)
+{
+	const struct vub_queue *rx = &vub->q[2 * p], *tx = &vub->q[2 * p + 1];
+
+	return rx->started && !rx->broken && tx->started && !tx->broken;
+}
+
+/* Take a receive buffer into @pr's pending one; false if none. */
+static bool net_take_rx(struct vub_queue *rx, struct net_pair *pr, bool *failed)
 {
 	int rc;
 
-	if (n->rx_pending)
+	if (pr->rx_pending)
 		return true;
 	rc = vringh_getdesc_user(&rx->vrh, &rx->riov, &rx->wiov, vub_getrange,
-				 &n->rx_head);
+				 &pr->rx_head);
 	if (rc < 0) {
 		vub_queue_fail(rx, rc, "getdesc");
 		*failed = true;
 	}
-	n->rx_pending = rc > 0;
+	pr->rx_pending = rc > 0;
 	return rc > 0;
 }
 
-/* Fill the pending receive buffer with @len bytes of n->buf and use it. */
-static bool net_give_rx(struct vub_queue *rx, struct net_model *n, size_t len,
-			bool *failed)
+/* Fill @pr's pending receive buffer with @len bytes of n->buf and use it. */
+static bool net_give_rx(struct vub_queue *rx, struct net_model *n, struct net_pair *pr,
+			size_t len, bool *failed)
 {
 	int rc;
 
@@ -282,8 +356,8 @@ static bool net_give_rx(struct vub_queue *rx, struct net_model *n, size_t len,
 		n->dropped++;
 		return false;	/* too small: keep it for the next frame */
 	}
-	n->rx_pending = false;
-	rc = dev_complete(n->torture, rx, n->rx_head, len);
+	pr->rx_pending = false;
+	rc = dev_complete(n->torture, rx, pr->rx_head, len);
 	if (rc < 0) {
 		vub_queue_fail(rx, rc, "complete");
 		*failed = true;
@@ -293,30 +367,61 @@ static bool net_give_rx(struct vub_queue *rx, struct net_model *n, size_t len,
 	return true;
 }
 
-/*
- * One step of work: 1 if something moved, 0 if blocked (wait_rx or wait_tx
- * say on which empty queue), -1 if a queue broke.
- */
-static int net_step(struct vub *vub, struct net_model *n, bool *wait_rx, bool *wait_tx)
+/* Source: a frame of @len bytes in n->buf came back on pair @p. */
+static void net_check_returned(struct vub *vub, struct net_model *n, unsigned int p,
+			       size_t len)
 {
-	struct vub_queue *rx = &vub->q[NET_RX], *tx = &vub->q[NET_TX];
+	static uint8_t want[65536 + 64];
+	struct net_pair *pr = &n->pair[p];
+	size_t hdr = net_hdr_len(vub), wl;
+	uint64_t id;
+
+	memcpy(&id, n->buf + hdr + 14, 8);
+	if (len >= hdr + 22 && (le64toh(id) & NET_PROBE)) {
+		unsigned int i;
+
+		n->tx_frames--;
+		n->counting = true;	/* the driver is ready: every pair sends */
+		for (i = 0; i < n->pairs; i++)
+			vub->q[2 * i + 1].again = true;
+		return;
+	}
+	wl = net_make_frame(want, hdr, net_frame_id(p, pr->returned));
+	if ((len != wl || memcmp(n->buf + hdr, want + hdr, len - hdr)) && n->bad++ < 5)
+		fprintf(stderr, "vhost-net: pair %u: frame %llu came back wrong (%zu bytes, wanted %zu)\n",
+			p, (unsigned long long)pr->returned, len, wl);
+	pr->returned++;
+	n->returned++;
+}
+
+/*
+ * One step of work on pair @p: 1 if something moved, 0 if blocked (wait_rx
+ * or wait_tx say on which empty queue), -1 if a queue broke.
+ */
+static int net_step(struct vub *vub, struct net_model *n, unsigned int p,
+		    bool *wait_rx, bool *wait_tx)
+{
+	struct vub_queue *rx = &vub->q[2 * p], *tx = &vub->q[2 * p + 1];
+	struct net_pair *pr = &n->pair[p];
 	size_t hdr = net_hdr_len(vub), len;
 	bool failed = false;
 	u16 head;
 	int rc;
 
 	if (n->mode == NET_SOURCE && n->counting && n->returned < n->frames && !n->done &&
-	    n->rx_frames < n->frames && n->rx_frames - n->returned < n->window) {
-		if (net_take_rx(rx, n, &failed)) {
-			len = net_make_frame(n->buf, hdr, n->rx_frames);
-			net_give_rx(rx, n, len, &failed);
+	    n->rx_frames < n->frames && pr->sent - pr->returned < n->window &&
+	    p < net_pairs_in_use(vub, n)) {
+		if (net_take_rx(rx, pr, &failed)) {
+			len = net_make_frame(n->buf, hdr, net_frame_id(p, pr->sent));
+			if (net_give_rx(rx, n, pr, len, &failed))
+				pr->sent++;
 			return failed ? -1 : 1;
 		}
 		if (failed)
 			return -1;
 		*wait_rx = true;
 	}
-	if (n->mode == NET_LOOPBACK && !net_take_rx(rx, n, &failed)) {
+	if (n->mode == NET_LOOPBACK && !net_take_rx(rx, pr, &failed)) {
 		*wait_rx = true;
 		return failed ? -1 : 0;
 	}
@@ -340,24 +445,9 @@ static int net_step(struct vub *vub, struct net_model *n, bool *wait_rx, bool *w
 				n->buf[10] = 1;		/* num_buffers */
 				n->buf[11] = 0;
 			}
-			net_give_rx(rx, n, len, &failed);
+			net_give_rx(rx, n, pr, len, &failed);
 		} else if (n->mode == NET_SOURCE) {
-			static uint8_t want[65536 + 64];
-			uint64_t seq;
-			size_t wl = net_make_frame(want, hdr, n->returned);
-
-			memcpy(&seq, n->buf + hdr + 14, 8);
-			if (len >= hdr + 22 && (le64toh(seq) & NET_PROBE)) {
-				n->tx_frames--;
-				n->counting = true;	/* the driver is ready */
-			} else {
-				if (len != wl || memcmp(n->buf + hdr, want + hdr, len - hdr)) {
-					if (n->bad++ < 5)
-						fprintf(stderr, "vhost-net: frame %llu came back wrong (%zu bytes, wanted %zu)\n",
-							(unsigned long long)n->returned, len, wl);
-				}
-				n->returned++;
-			}
+			net_check_returned(vub, n, p, len);
 		}
 	}
 	rc = dev_complete(n->torture, tx, head, 0);
@@ -372,23 +462,31 @@ void net_model_report(struct net_model *n, FILE *f)
 {
 	static const char *const names[] = { "loopback", "sink", "source" };
 
-	fprintf(f, "net: mode=%s rx=%llu tx=%llu returned=%llu dropped=%llu bad=%llu probes=%llu\n",
+	fprintf(f, "net: mode=%s rx=%llu tx=%llu returned=%llu dropped=%llu bad=%llu probes=%llu",
 		names[n->mode], (unsigned long long)n->rx_frames,
 		(unsigned long long)n->tx_frames, (unsigned long long)n->returned,
 		(unsigned long long)n->dropped, (unsigned long long)n->bad,
 		(unsigned long long)n->probes);
+	if (net_has_ctrl(n)) {
+		unsigned int p;
+
+		fprintf(f, " ctrl_ok=%llu ctrl_err=%llu rx_per_pair=",
+			(unsigned long long)n->ctrl_ok, (unsigned long long)n->ctrl_err);
+		for (p = 0; p < n->pairs; p++)
+			fprintf(f, "%s%llu", p ? "," : "", (unsigned long long)n->pair[p].sent);
+	}
+	fputc('\n', f);
 	fflush(f);
 }
 
-static void net_kick(struct vub *vub, struct vub_queue *q)
+/* Move frames on pair @p until it is blocked or has used up its turn. */
+static void net_serve_pair(struct vub *vub, struct net_model *n, unsigned int p)
 {
-	struct net_model *n = vub->dev->priv;
-	struct vub_queue *rx = &vub->q[NET_RX], *tx = &vub->q[NET_TX];
+	struct vub_queue *rx = &vub->q[2 * p], *tx = &vub->q[2 * p + 1];
 	unsigned int steps = 0;
 
-	(void)q;
 	/* Both queues must run: frames move from one to the other. */
-	if (!rx->started || rx->broken || !tx->started || tx->broken)
+	if (!net_pair_runs(vub, p))
 		return;
 	vringh_notify_disable_user(&rx->vrh);
 	vringh_notify_disable_user(&tx->vrh);
@@ -396,11 +494,17 @@ static void net_kick(struct vub *vub, struct vub_queue *q)
 		bool wait_rx = false, wait_tx = false, more = false;
 		int r;
 
-		while ((r = net_step(vub, n, &wait_rx, &wait_tx)) > 0) {
+		while ((r = net_step(vub, n, p, &wait_rx, &wait_tx)) > 0) {
 			if (++steps % 64 == 0) {
 				vub_queue_notify(rx);
 				vub_queue_notify(tx);
 			}
+			if (steps == VUB_BUDGET)
+				break;
+		}
+		if (r > 0) {
+			tx->again = true;	/* the other queues' turn */
+			break;
 		}
 		if (r < 0)
 			break;
@@ -417,6 +521,57 @@ static void net_kick(struct vub *vub, struct vub_queue *q)
 	}
 	vub_queue_notify(rx);
 	vub_queue_notify(tx);
+}
+
+/*
+ * One control command (virtio 5.1.6.5): class, command, its data, and the
+ * ack byte the device writes.  Only VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET is
+ * served; anything else, or a pair count out of 1..max_virtqueue_pairs,
+ * is answered VIRTIO_NET_ERR and said on stderr.
+ */
+static long net_ctrl_one(struct vub *vub, struct vub_queue *q)
+{
+	struct net_model *n = vub->dev->priv;
+	size_t wlen = iov_left(&q->wiov);
+	uint8_t hdr[2] = { 0, 0 }, ack = VIRTIO_NET_ERR;
+	const char *why = NULL;
+	uint16_t pairs = 0;
+
+	if (wlen < 1)
+		why = "no writable ack byte";
+	else if (vringh_iov_pull_user(&q->riov, hdr, 2) != 2)
+		why = "no 2-byte class and command";
+	else if (hdr[0] != VIRTIO_NET_CTRL_MQ || hdr[1] != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET)
+		why = "class and command not supported";
+	else if (vringh_iov_pull_user(&q->riov, &pairs, 2) != 2)
+		why = "VQ_PAIRS_SET without its 2-byte pair count";
+	else if (le16toh(pairs) < 1 || le16toh(pairs) > n->pairs)
+		why = "VQ_PAIRS_SET pair count out of range";
+	if (why) {
+		n->ctrl_err++;
+		if (n->ctrl_err <= 10)
+			fprintf(stderr, "vhost-net: ctrl: %s (class %u, command %u, pairs %u, device has 1..%u)\n",
+				why, hdr[0], hdr[1], le16toh(pairs), n->pairs);
+		if (wlen < 1)
+			return 0;
+	} else {
+		n->active_pairs = le16toh(pairs);
+		n->ctrl_ok++;
+		ack = VIRTIO_NET_OK;
+	}
+	if (!push_zeros(&q->wiov, wlen - 1) || vringh_iov_push_user(&q->wiov, &ack, 1) != 1)
+		return 0;
+	return wlen;
+}
+
+static void net_kick(struct vub *vub, struct vub_queue *q)
+{
+	struct net_model *n = vub->dev->priv;
+
+	if (net_has_ctrl(n) && q->index == net_ctrl_index(n))
+		serve_queue(vub, q, net_ctrl_one, n->torture);
+	else
+		net_serve_pair(vub, n, q->index / 2);
 	if (n->mode == NET_SOURCE && n->frames && !n->done && n->returned >= n->frames) {
 		n->done = true;
 		net_model_report(n, n->report ? n->report : stdout);
@@ -426,30 +581,38 @@ static void net_kick(struct vub *vub, struct vub_queue *q)
 static void net_tick(struct vub *vub)
 {
 	struct net_model *n = vub->dev->priv;
-	struct vub_queue *rx = &vub->q[NET_RX], *tx = &vub->q[NET_TX];
+	struct net_pair *pr = &n->pair[0];
 	bool failed = false;
+	unsigned int p;
 
-	if (n->mode != NET_SOURCE || n->counting || !rx->started || rx->broken ||
-	    !tx->started || tx->broken)
+	if (n->mode != NET_SOURCE || n->counting || !net_pair_runs(vub, 0))
 		return;
-	if (net_take_rx(rx, n, &failed)) {
+	if (net_take_rx(&vub->q[0], pr, &failed)) {
 		size_t len = net_make_frame(n->buf, net_hdr_len(vub), NET_PROBE | n->probes);
 
-		if (net_give_rx(rx, n, len, &failed)) {
+		if (net_give_rx(&vub->q[0], n, pr, len, &failed)) {
 			n->rx_frames--;		/* not a counted frame */
 			n->probes++;
 		}
 	}
-	net_kick(vub, tx);
+	for (p = 0; p < n->pairs; p++)
+		net_kick(vub, &vub->q[2 * p + 1]);
 }
 
 static void net_stop(struct vub *vub, struct vub_queue *q)
 {
 	struct net_model *n = vub->dev->priv;
+	struct net_pair *pr;
+	unsigned int p;
 
-	if (q->index == NET_RX && n->rx_pending) {
+	if (net_has_ctrl(n) && q->index == net_ctrl_index(n)) {
+		n->active_pairs = 1;	/* a driver that comes back starts anew */
+		return;
+	}
+	pr = &n->pair[q->index / 2];
+	if (q->index % 2 == 0 && pr->rx_pending) {
 		vringh_abandon_user(&q->vrh, 1);
-		n->rx_pending = false;
+		pr->rx_pending = false;
 	}
 	/*
 	 * Source: frames in flight are lost with the rings; a driver that
@@ -458,20 +621,56 @@ static void net_stop(struct vub *vub, struct vub_queue *q)
 	 */
 	if (n->mode == NET_SOURCE) {
 		n->counting = false;
-		n->rx_frames = n->returned;
+		pr->sent = pr->returned;
+		n->rx_frames = 0;
+		for (p = 0; p < n->pairs; p++)
+			n->rx_frames += n->pair[p].sent;
 	}
+}
+
+/* struct virtio_net_config: mac (0), status (6), max_virtqueue_pairs (8), mtu (10). */
+static bool net_get_config(void *priv, uint32_t off, uint32_t len, uint8_t *buf)
+{
+	struct net_model *n = priv;
+	uint8_t cfg[VHOST_USER_MAX_CONFIG_SIZE] = { 0 };
+	uint16_t status = htole16(n->config.status);
+	uint16_t pairs = htole16(n->config.max_virtqueue_pairs), mtu = htole16(n->config.mtu);
+
+	if (!config_range_ok(off, len))
+		return false;
+	memcpy(cfg + 0, n->config.mac, 6);
+	memcpy(cfg + 6, &status, 2);
+	memcpy(cfg + 8, &pairs, 2);
+	memcpy(cfg + 10, &mtu, 2);
+	memcpy(buf, cfg + off, len);
+	return true;
 }
 
 void net_model_init(struct vub_device *dev, struct net_model *n, uint64_t features)
 {
+	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 2 };	/* locally administered */
+
 	memset(dev, 0, sizeof(*dev));
 	if (!n->window)
 		n->window = 128;
+	if (!n->pairs)
+		n->pairs = 1;
+	n->active_pairs = 1;
+	memcpy(n->config.mac, mac, 6);
+	n->config.status = VIRTIO_NET_S_LINK_UP;
+	n->config.max_virtqueue_pairs = n->pairs;
+	n->config.mtu = 1500;
 	dev->name = "net";
-	dev->features = features;
+	dev->features = features | (1ull << VIRTIO_NET_F_MAC) | (1ull << VIRTIO_NET_F_STATUS) |
+		(1ull << VIRTIO_NET_F_MTU);
+	if (net_has_ctrl(n))
+		dev->features |= (1ull << VIRTIO_NET_F_CTRL_VQ) | (1ull << VIRTIO_NET_F_MQ);
 	dev->protocol_features = (1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK) |
-		(1ull << VHOST_USER_PROTOCOL_F_STATUS);
-	dev->num_queues = 2;
+		(1ull << VHOST_USER_PROTOCOL_F_STATUS) |
+		(1ull << VHOST_USER_PROTOCOL_F_CONFIG) |
+		(1ull << VHOST_USER_PROTOCOL_F_MQ);
+	dev->num_queues = 2 * n->pairs + net_has_ctrl(n);
+	dev->get_config = net_get_config;
 	dev->kick = net_kick;
 	dev->stop = net_stop;
 	if (n->mode == NET_SOURCE)

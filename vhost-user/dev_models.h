@@ -19,6 +19,7 @@ struct blk_model {
 	int fd;				/* backing file, or -1 (memory) */
 	const char *id;			/* GET_ID answer (at most 20 bytes) */
 	unsigned int queue_size;	/* for seg_max */
+	unsigned int queues;		/* request queues (0: 1); >1 offers VIRTIO_BLK_F_MQ */
 	struct dev_torture *torture;	/* --torture, or NULL */
 	unsigned long reads, writes, flushes, ids, bad;
 	uint64_t bytes_read, bytes_written;
@@ -29,20 +30,46 @@ void blk_model_init(struct vub_device *dev, struct blk_model *b, uint64_t featur
 
 enum net_mode { NET_LOOPBACK, NET_SINK, NET_SOURCE };
 
+#define NET_MAX_PAIRS	16
+
+/* One queue pair: receive queue 2p, transmit queue 2p + 1. */
+struct net_pair {
+	uint64_t sent, returned;	/* source: this pair's counted frames */
+	/* A receive buffer taken and not yet filled. */
+	bool rx_pending;
+	u16 rx_head;
+};
+
+/*
+ * struct virtio_net_config as this device serves it (GET_CONFIG, with
+ * VIRTIO_NET_F_MAC, _STATUS and _MTU offered; max_virtqueue_pairs with
+ * _MQ): net_model_init() fills it in, and the device serves whatever it
+ * holds, so a config lie is a change to it.
+ */
+struct net_config {
+	uint8_t mac[6];
+	uint16_t status;		/* VIRTIO_NET_S_LINK_UP */
+	uint16_t max_virtqueue_pairs;
+	uint16_t mtu;
+};
+
 struct net_model {
 	enum net_mode mode;
 	uint64_t frames;		/* source: how many to send (0: no end) */
-	unsigned int window;		/* source: most frames in flight */
-	/* Counters over the process's life. */
+	unsigned int window;		/* source: most frames in flight per pair */
+	unsigned int pairs;		/* queue pairs (0: 1); >1 offers MQ and a control queue */
+	struct net_config config;
+	/* Counters over the process's life (every pair). */
 	uint64_t rx_frames, tx_frames, dropped, bad, returned;
+	uint64_t ctrl_ok, ctrl_err;	/* control commands answered OK, ERR */
 	bool done;			/* source: every frame came back */
 	bool counting;			/* source: a probe came back */
 	uint64_t probes;		/* source: probe frames sent */
 	FILE *report;			/* where "net: ..." result lines go */
 	struct dev_torture *torture;	/* --torture, or NULL */
-	/* Internal: a receive buffer taken and not yet filled. */
-	bool rx_pending;
-	u16 rx_head;
+	/* Internal. */
+	unsigned int active_pairs;	/* VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET */
+	struct net_pair pair[NET_MAX_PAIRS];
 	uint8_t buf[65536 + 64];
 };
 

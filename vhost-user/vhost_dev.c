@@ -36,6 +36,11 @@ static const char usage_text[] =
 "                      were used; prints \"torture: CASE: done ...\" when it\n"
 "                      does, \"torture: CASE: never done\" at exit if not\n"
 "  --list              print the torture cases, one per line, and exit\n"
+"  --queues=N          blk: N request queues (1 to 16; VIRTIO_BLK_F_MQ and\n"
+"                      num_queues in the config space when N > 1); net: N\n"
+"                      queue pairs (1 to 16; when N > 1 VIRTIO_NET_F_MQ,\n"
+"                      max_virtqueue_pairs N and a control queue, index 2N);\n"
+"                      default 1\n"
 "  --version, -h, --help\n"
 "blk: --disk=FILE (served in place, size a multiple of 512) or --size=BYTES\n"
 "     (in memory, zeroed); --id=STRING (GET_ID, default \"rig-vhost-blk\");\n"
@@ -64,7 +69,7 @@ int main(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_CONNECT, O_TYPE, O_CONNS, O_NO_INDIRECT, O_NO_EVENT_IDX,
 	       O_NO_PACKED, O_NO_IN_ORDER, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE,
-	       O_NET, O_FRAMES, O_WINDOW, O_TORTURE, O_AFTER, O_LIST, O_VERSION, O_HELP };
+	       O_NET, O_FRAMES, O_WINDOW, O_QUEUES, O_TORTURE, O_AFTER, O_LIST, O_VERSION, O_HELP };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "connect", no_argument, NULL, O_CONNECT },
@@ -82,6 +87,7 @@ int main(int argc, char **argv)
 		{ "net", required_argument, NULL, O_NET },
 		{ "frames", required_argument, NULL, O_FRAMES },
 		{ "window", required_argument, NULL, O_WINDOW },
+		{ "queues", required_argument, NULL, O_QUEUES },
 		{ "torture", required_argument, NULL, O_TORTURE },
 		{ "torture-after", required_argument, NULL, O_AFTER },
 		{ "list", no_argument, NULL, O_LIST },
@@ -90,7 +96,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *sock = NULL, *type = NULL, *disk = NULL, *netmode = NULL;
-	unsigned long conns = 0, size = 0, qsize = 128, frames = 1000000, window = 128;
+	unsigned long conns = 0, size = 0, qsize = 128, frames = 1000000, window = 128, queues = 1;
 	bool connect_mode = false, print = false, have_size = false, have_frames = false,
 	     have_window = false, have_id = false, have_qsize = false;
 	uint64_t features = (1ull << VIRTIO_F_VERSION_1) |
@@ -153,6 +159,11 @@ int main(int argc, char **argv)
 				rig_usage_error("--window=%s: not a number from 1 to 32768", optarg);
 			have_window = true;
 			break;
+		case O_QUEUES:
+			if (!rig_parse_ulong(optarg, 1, NET_MAX_PAIRS, &queues))
+				rig_usage_error("--queues=%s: not a number from 1 to %u", optarg,
+						NET_MAX_PAIRS);
+			break;
 		case O_TORTURE:
 			torture.c = dev_torture_find(optarg);
 			if (!torture.c)
@@ -209,6 +220,7 @@ int main(int argc, char **argv)
 		if (blk.disk == MAP_FAILED)
 			rig_die("mapping the disk");
 		blk.queue_size = qsize;
+		blk.queues = queues;
 		blk.torture = torture.c ? &torture : NULL;
 		blk_model_init(&dev, &blk, features);
 	} else {
@@ -225,6 +237,7 @@ int main(int argc, char **argv)
 			rig_usage_error("--frames and --window need --net=source");
 		net.frames = frames;
 		net.window = window;
+		net.pairs = queues;
 		net.torture = torture.c ? &torture : NULL;
 		net_model_init(&dev, &net, features);
 	}

@@ -154,40 +154,46 @@ blk_matrix() {
 	peer_stop blk
 }
 
-# The rig's own backend (vhost_dev, on vringh): packed and in-order too.
+# The rig's own backend (vhost_dev, on vringh): packed and in-order too;
+# then a vhost_dev --queues=2 driven on all its queues.
 rig_backend() {
-	local o sock vd="$B/vhost_dev" pid i
+	local o sock vd="$B/vhost_dev" pid i qs opts dl
 	if [ ! -x "$vd" ]; then
 		skip "vhost_test against vhost_dev" "$vd is not built"
 		return
 	fi
 	for dev in blk net; do
-		sock="$PEER_DIR/rig-$dev.sock"
-		if [ $dev = blk ]; then
-			"$vd" --socket="$sock" --type=blk --size=$((16 << 20)) >"$LOG/vd.out" 2>&1 &
-		else
-			"$vd" --socket="$sock" --type=net >"$LOG/vd.out" 2>&1 &
-		fi
-		pid=$!
-		for ((i = 0; i < 100; i++)); do
-			grep -q '^listening on' "$LOG/vd.out" 2>/dev/null && break
-			sleep 0.05
-		done
-		for o in "" "--in-order" "--packed" "--packed --in-order"; do
+		for qs in 1 2; do
+			sock="$PEER_DIR/rig-$dev-$qs.sock"
 			if [ $dev = blk ]; then
-				# shellcheck disable=SC2086
-				vt "vhost_test --device=blk --count=5000${o:+ $o} (vhost_dev)" 0 \
-					'^Requests: 5000$' '^Bytes checked: [1-9]' \
-					-- --socket="$sock" --device=blk --count=5000 --peer-pid="$pid" $o
+				"$vd" --socket="$sock" --type=blk --size=$((16 << 20)) --queues=$qs \
+					>"$LOG/vd.out" 2>&1 &
 			else
-				# shellcheck disable=SC2086
-				vt "vhost_test --device=net --count=50000${o:+ $o} (vhost_dev loopback)" 0 \
-					'^Frames: 50000$' '^Lost: 0$' \
-					-- --socket="$sock" --device=net --count=50000 --peer-pid="$pid" $o
+				"$vd" --socket="$sock" --type=net --queues=$qs >"$LOG/vd.out" 2>&1 &
 			fi
+			pid=$!
+			for ((i = 0; i < 100; i++)); do
+				grep -q '^listening on' "$LOG/vd.out" 2>/dev/null && break
+				sleep 0.05
+			done
+			opts=("" "--in-order" "--packed" "--packed --in-order") dl=vhost_dev
+			[ $qs = 2 ] && opts=("--queues=2" "--queues=2 --packed") dl="vhost_dev --queues=2"
+			for o in "${opts[@]}"; do
+				if [ $dev = blk ]; then
+					# shellcheck disable=SC2086
+					vt "vhost_test --device=blk --count=5000${o:+ $o} ($dl)" 0 \
+						'^Requests: 5000$' '^Bytes checked: [1-9]' \
+						-- --socket="$sock" --device=blk --count=5000 --peer-pid="$pid" $o
+				else
+					# shellcheck disable=SC2086
+					vt "vhost_test --device=net --count=50000${o:+ $o} ($dl loopback)" 0 \
+						'^Frames: 50000$' '^Lost: 0$' \
+						-- --socket="$sock" --device=net --count=50000 --peer-pid="$pid" $o
+				fi
+			done
+			kill "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
 		done
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
 	done
 }
 

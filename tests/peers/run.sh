@@ -145,11 +145,14 @@ guest_blk() {
 
 # ---- DPDK ----
 
-# pmd_start SOCK [DEVARGS]: DPDK's virtio-user driver (testpmd) on SOCK in
-# the background, bounded to 120 s, its output in $T/pmd.out; PMD_PID.
+# pmd_start SOCK [DEVARGS [QUEUES]]: DPDK's virtio-user driver (testpmd) on
+# SOCK in the background with QUEUES queue pairs (default 1; testpmd
+# forwards rx queue q to tx queue q), bounded to 120 s, its output in
+# $T/pmd.out; PMD_PID.
 pmd_start() {
-	testpmd_cmd '0@0,1@0' "rig-peers-$$" "net_virtio_user0,path=$1,queues=1${2:+,$2}"
-	timeout 120 "${TESTPMD[@]}" </dev/null >"$T/pmd.out" 2>&1 &
+	local q=${3:-1}
+	testpmd_cmd '0@0,1@0' "rig-peers-$$" "net_virtio_user0,path=$1,queues=$q${2:+,$2}"
+	timeout 120 "${TESTPMD[@]}" --rxq="$q" --txq="$q" </dev/null >"$T/pmd.out" 2>&1 &
 	PMD_PID=$!
 	PIDS="$PIDS $PMD_PID"
 }
@@ -170,8 +173,12 @@ bit_name() {
 	esac
 }
 
+# dpdk_run NAME DEVARGS WANT_BITS [QUEUES]: vhost_dev --net=source sends
+# $FRAMES frames over QUEUES queue pairs (default 1), testpmd returns them,
+# vhost_dev checks each one (its pair, its place in the pair's sequence,
+# every byte); with several pairs each must have carried frames.
 dpdk_run() {
-	local name=$1 devargs=$2 want_bits=$3 dev_pid i a why=()
+	local name=$1 devargs=$2 want_bits=$3 queues=${4:-1} dev_pid i a per why=()
 	DEV_FAILS=""
 	if ! command -v dpdk-testpmd >/dev/null; then
 		skip "$name" "no dpdk-testpmd (apt-get install dpdk-dev)"
@@ -183,12 +190,12 @@ dpdk_run() {
 			return
 		fi
 	done
-	if ! start_dev dpdk --type=net --net=source --frames="$FRAMES"; then
+	if ! start_dev dpdk --type=net --net=source --frames="$FRAMES" --queues="$queues"; then
 		fail "$name" "vhost_dev --type=net did not start"
 		return
 	fi
 	dev_pid=$DEV_PID
-	pmd_start "$T/dpdk.sock" "$devargs"
+	pmd_start "$T/dpdk.sock" "$devargs" "$queues"
 	poll_until 1200 "$PMD_PID" grep -q '^net: mode=source' "$T/dpdk.out"
 	pmd_stop
 	stop_dev "$dev_pid"
@@ -200,6 +207,13 @@ dpdk_run() {
 	for i in $want_bits; do
 		[ -n "$a" ] && has_bit "$a" "$i" || why+=("feature bit $i not acked ($a)")
 	done
+	if [ "$queues" -gt 1 ]; then
+		# 22: VIRTIO_NET_F_MQ.
+		[ -n "$a" ] && has_bit "$a" 22 || why+=("VIRTIO_NET_F_MQ not acked ($a)")
+		per=$(sed -n 's/^net: mode=source .* rx_per_pair=\([0-9,]*\)$/\1/p' "$T/dpdk.out" | tail -n 1)
+		[[ $per =~ ^[1-9][0-9]*(,[1-9][0-9]*){$((queues - 1))}$ ]] ||
+			why+=("frames per pair: '$per' (each of $queues pairs must carry some)")
+	fi
 	if [ ${#why[@]} -eq 0 ]; then
 		pass "$name"
 	else
@@ -289,6 +303,8 @@ dpdk_run "DPDK virtio-user split, $FRAMES frames" "packed_vq=0,in_order=0" ""
 dpdk_run "DPDK virtio-user packed, $FRAMES frames" "packed_vq=1,in_order=0" "34"
 dpdk_run "DPDK virtio-user split in-order, $FRAMES frames" "packed_vq=0,in_order=1" "35"
 dpdk_run "DPDK virtio-user packed in-order, $FRAMES frames" "packed_vq=1,in_order=1" "34 35"
+dpdk_run "DPDK virtio-user 2 queue pairs (testpmd --rxq=2 --txq=2), $FRAMES frames" \
+	"packed_vq=0,in_order=0" "" 2
 dpdk_server_run
 [ $FULL = 1 ] && dpdk_reconnect_run
 exit 0
