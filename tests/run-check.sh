@@ -164,7 +164,9 @@ USAGE_ERRORS=("vringh_test --bogus" "vringh_test --fast-vringh"
 	      "vhost_dev --bogus" "vhost_dev --type=blk" "vhost_dev --type=disk --socket=s"
 	      "vhost_dev --type=blk --socket=s" "vhost_dev --type=blk --socket=s --size=1000"
 	      "vhost_dev --type=net --socket=s --frames=5" "vhost_dev --type=net --socket=s --net=x"
-	      "vhost_dev --type=blk --socket=s --size=4096 --conns=0" "vhost_dev --socket")
+	      "vhost_dev --type=blk --socket=s --size=4096 --conns=0" "vhost_dev --socket"
+	      "vhost_dev --type=blk --socket=s --size=4096 --queues=0"
+	      "vhost_dev --type=net --socket=s --queues=17")
 
 # valgrind in a plain build: these; a valgrind build runs every combination.
 VALGRIND_PLAIN=("" "--indirect --event-idx --virtio-1" "--indirect --slow-range"
