@@ -55,11 +55,13 @@ vhost_test-objs := vhost-user/vhost_test_requests.o vhost-user/vhost_test_tortur
 # shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk);
 # so is the IOTLB: a tree with the vhost core gives its own iotlb.c
 # (KSRC_IOTLB_OBJS, kernel/ksrc-build.mk), else linux/vhost_iotlb.c.
-HARNESS_OBJS := $(addprefix harness/,harness.o cli.o queue.o host.o mockdev.o)
+HARNESS_OBJS := $(addprefix harness/,harness.o text.o cli.o queue.o host.o mockdev.o)
 RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o \
 	linux/uio.o linux/completion.o $(or $(KSRC_IOTLB_OBJS),linux/vhost_iotlb.o)
 
-# Stand-alone tools: NAME.c with libc and libm only.
+# Stand-alone tools: NAME.c with libc and libm only, and the harness's
+# libc-only text helpers (harness/text.h: numbers, JSON, the build line).
+TOOL_OBJS := harness/text.o
 TOOLS += stats
 TOOLS += ab/compare
 

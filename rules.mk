@@ -49,10 +49,10 @@ RIG_RING_ID := .rig-ring-id
 $(RIG_RING_ID): FORCE
 	$(Q)echo $(call shell-quote,$(RIG_GUEST_SRC) $(RIG_HOST_SRC)) | cmp -s - $@ || \
 		echo $(call shell-quote,$(RIG_GUEST_SRC) $(RIG_HOST_SRC)) >$@
+harness/text.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
+	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"'
 harness/cli.o: $(RIG_RING_ID)
-harness/cli.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
-	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"' \
-	-DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"' \
+harness/cli.o: ALL_CFLAGS += -DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"' \
 	-DRIG_GUEST_SRC=$(call shell-quote,$(RIG_GUEST_SRC)) \
 	-DRIG_HOST_SRC=$(call shell-quote,$(RIG_HOST_SRC))
 
@@ -61,7 +61,7 @@ harness/cli.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
 FUZZ_SAN := address,undefined
 $(foreach p,$(PROGS) $(FUZZ_TARGETS),$(eval $(p)-objs += $$(RIG_OBJS)))
 $(foreach p,$(FUZZ_TARGETS),$(eval $(p)-libs += -fsanitize=fuzzer,$(FUZZ_SAN)))
-$(foreach p,$(TOOLS),$(eval $(p)-libs += -lm))
+$(foreach p,$(TOOLS),$(eval $(p)-objs += $$(TOOL_OBJS))$(eval $(p)-libs += -lm))
 ALL_PROGS := $(PROGS) $(TOOLS) $(FUZZ_TARGETS)
 
 .SECONDEXPANSION:
@@ -139,10 +139,6 @@ fuzz: fuzz-build
 	$(Q)$(srctree)/fuzz/run.sh --seconds '$(FUZZ_SECONDS)' build-fuzz
 
 # ---- Measuring ----
-# stats and ab/compare say who built them (--version).
-stats.o ab/compare.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
-	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"'
-
 # The goals of the measuring tools, beside their scripts: make bench
 # (bench/bench.mk); make ab, regress, series, count and gate-check
 # (ab/ab.mk).

@@ -83,12 +83,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef RIG_BUILD_CC
-#define RIG_BUILD_CC "an unknown compiler"
-#endif
-#ifndef RIG_BUILD_CFLAGS
-#define RIG_BUILD_CFLAGS "unknown"
-#endif
+#include "harness/text.h"
 
 #ifdef __SIZEOF_INT128__
 __extension__ typedef __int128 wide_int;
@@ -842,16 +837,11 @@ static int process(FILE *f, const char *name)
 
 static int parse_skip(const char *s, size_t *out)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long v;
 
-	if (!is_digit((unsigned char)*s))
+	if (!rig_parse_decimal(s, 0, SIZE_MAX, &v))
 		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > SIZE_MAX)
-		return -1;
-	*out = (size_t)v;
+	*out = v;
 	return 0;
 }
 
@@ -925,8 +915,8 @@ int main(int argc, char **argv)
 			opt.csv = 1;
 			break;
 		case OPT_VERSION:
-			printf("stats: built by %s with CFLAGS=%s\n",
-			       RIG_BUILD_CC, RIG_BUILD_CFLAGS);
+			rig_print_built_by("stats");
+			putchar('\n');
 			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 		case ':':
 			fprintf(stderr, "stats: %s needs a value\n",

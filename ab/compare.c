@@ -35,7 +35,8 @@
  * Exit status: 0 done (gate passed), 1 gate failed, 2 usage error, 3 a run
  * failed or gave no usable figure.
  *
- * Stands alone: no ring code, no harness.
+ * Stands alone: no ring code, no harness but its libc-only text helpers
+ * (harness/text.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,12 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef RIG_BUILD_CC
-#define RIG_BUILD_CC "an unknown compiler"
-#endif
-#ifndef RIG_BUILD_CFLAGS
-#define RIG_BUILD_CFLAGS "unknown"
-#endif
+#include "harness/text.h"
 
 /* Exit statuses. */
 enum { EXIT_GATE = 1, EXIT_USAGE = 2, EXIT_RUN = 3 };
@@ -118,8 +114,9 @@ struct side {
 static bool quiet;
 static enum metric metric = METRIC_CPU;
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
+/* "compare: MESSAGE" on stderr, then for a usage error the --help hint. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+fail(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -127,9 +124,11 @@ die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_RUN);
+	fputs(status == EXIT_USAGE ? "\ntry 'compare --help'\n" : "\n", stderr);
+	exit(status);
 }
+#define die(...) fail(EXIT_RUN, __VA_ARGS__)
+#define bad_usage(...) fail(EXIT_USAGE, __VA_ARGS__)
 
 static void usage(FILE *f)
 {
@@ -172,32 +171,14 @@ static void usage(FILE *f)
 "1 the --max-slowdown gate failed, 2 usage error, 3 a run failed.\n", f);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("compare: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\ntry 'compare --help'\n", stderr);
-	exit(EXIT_USAGE);
-}
-
 static unsigned long parse_count(const char *opt, const char *s,
 				 unsigned long min, unsigned long max)
 {
 	unsigned long v;
-	char *end;
 
-	errno = 0;
-	if (*s < '0' || *s > '9')
+	if (!rig_parse_decimal(s, 0, ~0UL, &v))
 		bad_usage("%s: '%s' is not a whole number", opt, s);
-	v = strtoul(s, &end, 10);
-	if (*end)
-		bad_usage("%s: '%s' is not a whole number", opt, s);
-	if (errno || v < min || v > max)
+	if (v < min || v > max)
 		bad_usage("%s: %s is out of range %lu..%lu", opt, s, min, max);
 	return v;
 }
@@ -589,32 +570,15 @@ static void print_side(const struct side *s, enum kind kind)
 	       unit, s->cv);
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped. */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void json_side(const char *key, const struct side *s)
 {
 	size_t i;
 
 	printf("  \"%s\": {\"command\": ", key);
-	json_str(s->cmd);
+	rig_json_quoted(s->cmd);
 	printf(", \"version\": ");
 	if (s->version)
-		json_str(s->version);
+		rig_json_quoted(s->version);
 	else
 		printf("null");
 	printf(", \"median\": %.17g, \"min\": %.17g, \"max\": %.17g, "
@@ -690,8 +654,8 @@ int main(int argc, char *argv[])
 		case OPT_CHECK: check_only = true; break;
 		case 'h': usage(stdout); return 0;
 		case OPT_VERSION:
-			printf("compare: built by %s with CFLAGS=%s\n",
-			       RIG_BUILD_CC, RIG_BUILD_CFLAGS);
+			rig_print_built_by("compare");
+			putchar('\n');
 			return 0;
 		case ':':
 			bad_usage("%s needs a value", argv[optind - 1]);

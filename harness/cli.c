@@ -15,12 +15,6 @@
 
 #include "harness/harness.h"
 
-#ifndef RIG_BUILD_CC
-#define RIG_BUILD_CC "unknown compiler"
-#endif
-#ifndef RIG_BUILD_CFLAGS
-#define RIG_BUILD_CFLAGS "unknown"
-#endif
 #ifndef RIG_GUEST_IMPL
 #define RIG_GUEST_IMPL "rig"
 #endif
@@ -241,8 +235,8 @@ static void print_src(const char *side, const struct rig_ring_src *src)
 
 void rig_print_version(const char *prog)
 {
-	printf("%s: built by %s with CFLAGS=%s; guest ring code: %s, host ring code: %s; ",
-	       prog, RIG_BUILD_CC, RIG_BUILD_CFLAGS, RIG_GUEST_IMPL,
+	rig_print_built_by(prog);
+	printf("; guest ring code: %s, host ring code: %s; ", RIG_GUEST_IMPL,
 	       RIG_HOST_IMPL);
 	print_src("guest", &guest_src);
 	printf(", ");
@@ -250,51 +244,35 @@ void rig_print_version(const char *prog)
 	putchar('\n');
 }
 
-static void json_quoted(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 /* , "KEY": {"tree", "describe" (null when not known), "files"} */
 static void json_src(const char *key, const struct rig_ring_src *src)
 {
 	printf(", ");
-	json_quoted(key);
+	rig_json_quoted(key);
 	printf(": {\"tree\": ");
-	json_quoted(src->tree);
+	rig_json_quoted(src->tree);
 	printf(", \"describe\": ");
 	if (*src->describe)
-		json_quoted(src->describe);
+		rig_json_quoted(src->describe);
 	else
 		printf("null");
 	printf(", \"files\": ");
-	json_quoted(src->files);
+	rig_json_quoted(src->files);
 	putchar('}');
 }
 
 void rig_json_begin(const char *prog)
 {
 	printf("{\"program\": ");
-	json_quoted(prog);
+	rig_json_quoted(prog);
 	printf(", \"build\": {\"cc\": ");
-	json_quoted(RIG_BUILD_CC);
+	rig_json_quoted(rig_build_cc);
 	printf(", \"cflags\": ");
-	json_quoted(RIG_BUILD_CFLAGS);
+	rig_json_quoted(rig_build_cflags);
 	printf(", \"guest\": ");
-	json_quoted(RIG_GUEST_IMPL);
+	rig_json_quoted(RIG_GUEST_IMPL);
 	printf(", \"host\": ");
-	json_quoted(RIG_HOST_IMPL);
+	rig_json_quoted(RIG_HOST_IMPL);
 	json_src("guest_src", &guest_src);
 	json_src("host_src", &host_src);
 	putchar('}');
@@ -305,7 +283,7 @@ void rig_json_num(const char *key, const char *fmt, ...)
 	va_list ap;
 
 	printf(", ");
-	json_quoted(key);
+	rig_json_quoted(key);
 	printf(": ");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -315,9 +293,9 @@ void rig_json_num(const char *key, const char *fmt, ...)
 void rig_json_str(const char *key, const char *value)
 {
 	printf(", ");
-	json_quoted(key);
+	rig_json_quoted(key);
 	printf(": ");
-	json_quoted(value);
+	rig_json_quoted(value);
 }
 
 static const char *json_bool(bool b)

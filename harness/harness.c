@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The rig's shared harness: see harness.h. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -52,29 +51,6 @@ void rig_die(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, ": %s\n", strerror(saved));
 	exit(1);
-}
-
-bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
-		     unsigned long *out)
-{
-	unsigned long v;
-	char *end;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return false;
-	errno = 0;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		s += 2;
-		if (!isxdigit((unsigned char)*s))
-			return false;
-		v = strtoul(s, &end, 16);
-	} else {
-		v = strtoul(s, &end, 10);
-	}
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
 }
 
 int rig_cpus_allowed(void)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What every rig program needs and none should write twice.  One header,
- * five files behind it (HARNESS_OBJS in the Makefile), one idea each:
+ * six files behind it (HARNESS_OBJS in the Makefile), one idea each:
  *
- *   harness.c  checks that stop with a location, number parsing, CPU
- *              choice and pinning, shared memory mapped at two addresses,
- *              notification channels;
+ *   harness.c  checks that stop with a location, CPU choice and pinning,
+ *              shared memory mapped at two addresses, notification
+ *              channels;
+ *   text.c     number parsing, JSON strings and the build line, libc only
+ *              (text.h; the stand-alone tools link it too);
  *   cli.c      the command line: exit statuses, usage errors, SKIPs,
  *              progress on a terminal, Ctrl-C; and what a program prints
  *              about itself: --version (the build, which ring code is
@@ -35,6 +37,8 @@
 
 #include <linux/virtio.h>
 #include <linux/virtio_ring.h>
+
+#include "harness/text.h"
 
 /* Stop the program with the failing condition and its location. */
 #define CHECK(cond) do {						\
@@ -75,14 +79,6 @@ void rig_check_failedf(const char *file, int line, bool gap, const char *cond,
 /* Fatal error with errno text, as err(3), naming the program. */
 void rig_die(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
-
-/*
- * Parse a whole decimal (or 0x hex) number in [min, max].  False (and
- * nothing stored) for anything else: empty, signs, spaces, trailing junk,
- * out of range.  A leading 0 is decimal, never octal: "010" is ten.
- */
-bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
-		     unsigned long *out);
 
 /* Number of CPUs this process may run on. */
 int rig_cpus_allowed(void);

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Text in and out, libc only: see text.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "harness/text.h"
+
+#ifndef RIG_BUILD_CC
+#define RIG_BUILD_CC "unknown compiler"
+#endif
+#ifndef RIG_BUILD_CFLAGS
+#define RIG_BUILD_CFLAGS "unknown"
+#endif
+
+const char rig_build_cc[] = RIG_BUILD_CC;
+const char rig_build_cflags[] = RIG_BUILD_CFLAGS;
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_xdigit(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool parse_ulong(const char *s, bool hex_ok, unsigned long min,
+			unsigned long max, unsigned long *out)
+{
+	int base = 10;
+	unsigned long v;
+	char *end;
+
+	/* strtoul would take leading white space and a sign. */
+	if (!s || !is_digit(*s))
+		return false;
+	if (hex_ok && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		if (!is_xdigit(*s))
+			return false;
+		base = 16;
+	}
+	errno = 0;
+	v = strtoul(s, &end, base);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
+		     unsigned long *out)
+{
+	return parse_ulong(s, true, min, max, out);
+}
+
+bool rig_parse_decimal(const char *s, unsigned long min, unsigned long max,
+		       unsigned long *out)
+{
+	return parse_ulong(s, false, min, max, out);
+}
+
+void rig_json_quoted(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+void rig_print_built_by(const char *prog)
+{
+	printf("%s: built by %s with CFLAGS=%s", prog, rig_build_cc,
+	       rig_build_cflags);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text in and out, libc only: the whole numbers a command line gives, a
+ * JSON string, and who built the program.  Linked by every rig program
+ * (harness.h includes this) and by the stand-alone tools (stats,
+ * ab/compare), which take nothing else from the rig.
+ */
+#ifndef RIG_TEXT_H
+#define RIG_TEXT_H
+
+#include <stdbool.h>
+
+/*
+ * Parse a whole decimal (or 0x hex) number in [min, max].  False (and
+ * nothing stored) for anything else: empty, signs, spaces, trailing junk,
+ * out of range.  A leading 0 is decimal, never octal: "010" is ten.
+ */
+bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
+		     unsigned long *out);
+/* The same, decimal digits only. */
+bool rig_parse_decimal(const char *s, unsigned long min, unsigned long max,
+		       unsigned long *out);
+
+/* @s as a JSON string on stdout: quotes, backslashes, control bytes escaped. */
+void rig_json_quoted(const char *s);
+
+/* The compiler and CFLAGS the program was built with (make sets them). */
+extern const char rig_build_cc[];
+extern const char rig_build_cflags[];
+
+/* "PROG: built by CC with CFLAGS=..." on stdout, no newline. */
+void rig_print_built_by(const char *prog);
+
+#endif /* RIG_TEXT_H */
