@@ -94,38 +94,36 @@ void rig_ring_host_view(struct rig_ring *host, const struct rig_ring *guest,
 	widen_user_window(gp->device, sizeof(*gp->device));
 }
 
+/*
+ * vringh_init_KIND() on the split or packed ring @r (KIND user or kern:
+ * the same arguments); -ENOSYS for a packed ring where the linked vringh
+ * has no packed init (its _user and _kern come together).
+ */
+#ifdef vringh_init_packed_user
+#define INIT_PACKED(kind, vrh, features, r)				\
+	vringh_init_packed_##kind(vrh, features, (r)->num, true,	\
+				  (r)->vring_packed.desc,		\
+				  (r)->vring_packed.driver,		\
+				  (r)->vring_packed.device)
+#else
+#define INIT_PACKED(kind, vrh, features, r) (-ENOSYS)
+#endif
+#define INIT(kind, vrh, features, r)					\
+	((r)->packed ? INIT_PACKED(kind, vrh, features, r) :		\
+	 vringh_init_##kind(vrh, features, (r)->num, true,		\
+			    (r)->vring.desc, (r)->vring.avail,		\
+			    (r)->vring.used))
+
 int rig_vringh_init_user(struct vringh *vrh, u64 features,
 			 const struct rig_ring *r)
 {
-	if (!r->packed)
-		return vringh_init_user(vrh, features, r->num, true,
-					r->vring.desc, r->vring.avail,
-					r->vring.used);
-#ifdef vringh_init_packed_user
-	return vringh_init_packed_user(vrh, features, r->num, true,
-				       r->vring_packed.desc,
-				       r->vring_packed.driver,
-				       r->vring_packed.device);
-#else
-	return -ENOSYS;
-#endif
+	return INIT(user, vrh, features, r);
 }
 
 int rig_vringh_init_kern(struct vringh *vrh, u64 features,
 			 const struct rig_ring *r)
 {
-	if (!r->packed)
-		return vringh_init_kern(vrh, features, r->num, true,
-					r->vring.desc, r->vring.avail,
-					r->vring.used);
-#ifdef vringh_init_packed_user /* and _kern, its twin */
-	return vringh_init_packed_kern(vrh, features, r->num, true,
-				       r->vring_packed.desc,
-				       r->vring_packed.driver,
-				       r->vring_packed.device);
-#else
-	return -ENOSYS;
-#endif
+	return INIT(kern, vrh, features, r);
 }
 
 /* Parameters unused with a kernel tree's vringh. */
