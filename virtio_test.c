@@ -725,12 +725,12 @@ static void parse_options(int argc, char *argv[])
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "indirect", no_argument, NULL, 'I' },
-		{ "no-indirect", no_argument, NULL, 'i' },
-		{ "event-idx", no_argument, NULL, 'E' },
-		{ "no-event-idx", no_argument, NULL, 'e' },
-		{ "virtio-1", no_argument, NULL, '1' },
-		{ "no-virtio-1", no_argument, NULL, '0' },
+		{ "indirect", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_INDIRECT_DESC },
+		{ "no-indirect", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_RING_F_INDIRECT_DESC },
+		{ "event-idx", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_EVENT_IDX },
+		{ "no-event-idx", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_RING_F_EVENT_IDX },
+		{ "virtio-1", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_F_VERSION_1 },
+		{ "no-virtio-1", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_F_VERSION_1 },
 		{ "packed", no_argument, NULL, 'P' },
 		{ "in-order", optional_argument, NULL, OPT_IN_ORDER },
 		{ "delayed-interrupt", no_argument, NULL, 'D' },
@@ -749,24 +749,6 @@ static void parse_options(int argc, char *argv[])
 	rig_getopt_name(argv);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'I':
-			opt.features |= 1ULL << VIRTIO_RING_F_INDIRECT_DESC;
-			break;
-		case 'i':
-			opt.features &= ~(1ULL << VIRTIO_RING_F_INDIRECT_DESC);
-			break;
-		case 'E':
-			opt.features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
-			break;
-		case 'e':
-			opt.features &= ~(1ULL << VIRTIO_RING_F_EVENT_IDX);
-			break;
-		case '1':
-			opt.features |= 1ULL << VIRTIO_F_VERSION_1;
-			break;
-		case '0':
-			opt.features &= ~(1ULL << VIRTIO_F_VERSION_1);
-			break;
 		case 'P':
 			opt.packed = true;
 			break;
@@ -821,8 +803,9 @@ static void parse_options(int argc, char *argv[])
 		case 'h':
 			usage();
 			exit(RIG_EXIT_OK);
-		default:	/* getopt has said what */
-			rig_usage_hint();
+		default:	/* a feature, or getopt has said what */
+			if (!rig_feature_option(c, &opt.features))
+				rig_usage_hint();
 		}
 	}
 	if (optind < argc)

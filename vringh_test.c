@@ -105,10 +105,10 @@ int main(int argc, char *argv[])
 {
 	enum { OPT_XFERS = 256, OPT_VERSION, OPT_IN_ORDER, OPT_JSON };
 	static const struct option longopts[] = {
-		{ "indirect", no_argument, NULL, 'i' },
-		{ "event-idx", no_argument, NULL, 'e' },
-		{ "eventidx", no_argument, NULL, 'e' },
-		{ "virtio-1", no_argument, NULL, '1' },
+		{ "indirect", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_INDIRECT_DESC },
+		{ "event-idx", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_EVENT_IDX },
+		{ "eventidx", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_EVENT_IDX },
+		{ "virtio-1", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_F_VERSION_1 },
 		{ "slow-range", no_argument, NULL, 's' },
 		{ "packed", no_argument, NULL, 'P' },
 		{ "in-order", optional_argument, NULL, OPT_IN_ORDER },
@@ -126,15 +126,6 @@ int main(int argc, char *argv[])
 	rig_getopt_name(argv);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i':
-			opt.features |= 1ULL << VIRTIO_RING_F_INDIRECT_DESC;
-			break;
-		case 'e':
-			opt.features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
-			break;
-		case '1':
-			opt.features |= 1ULL << VIRTIO_F_VERSION_1;
-			break;
 		case 's':
 			opt.slow_range = true;
 			break;
@@ -171,8 +162,9 @@ int main(int argc, char *argv[])
 		case 'h':
 			usage();
 			return RIG_EXIT_OK;
-		default:	/* getopt has said what */
-			rig_usage_hint();
+		default:	/* a feature, or getopt has said what */
+			if (!rig_feature_option(c, &opt.features))
+				rig_usage_hint();
 		}
 	}
 	if (optind < argc)

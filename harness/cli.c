@@ -48,6 +48,17 @@ void rig_getopt_name(char *argv[])
 	argv[0] = program_invocation_short_name;
 }
 
+bool rig_feature_option(int c, u64 *features)
+{
+	if (c >= RIG_OPT_FEATURE_ON && c < RIG_OPT_FEATURE_OFF)
+		*features |= 1ULL << (c - RIG_OPT_FEATURE_ON);
+	else if (c >= RIG_OPT_FEATURE_OFF && c < RIG_OPT_FEATURE_OFF + 64)
+		*features &= ~(1ULL << (c - RIG_OPT_FEATURE_OFF));
+	else
+		return false;
+	return true;
+}
+
 void rig_usage_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -41,31 +41,25 @@
 #include "harness/text.h"
 
 /* Stop the program with the failing condition and its location. */
-#define CHECK(cond) do {						\
-	if (!(cond))							\
-		rig_check_failed(__FILE__, __LINE__, false, #cond);	\
-} while (0)
-
+#define CHECK(cond) RIG_CHECK_(false, cond, #cond)
 /* As CHECK, with a formatted explanation. */
-#define CHECKF(cond, ...) do {						\
-	if (!(cond))							\
-		rig_check_failedf(__FILE__, __LINE__, false, #cond,	\
-				  __VA_ARGS__);				\
-} while (0)
-
+#define CHECKF(cond, ...) RIG_CHECKF_(false, cond, #cond, __VA_ARGS__)
 /*
  * As CHECK and CHECKF, for the one check a case's known kernel gap is
  * about (see rig_expect_kernel_gap()): where that gap is expected, its
  * failure is the gap showing, a TODO; every other check still fails.
  */
-#define CHECK_GAP(cond) do {						\
-	if (!(cond))							\
-		rig_check_failed(__FILE__, __LINE__, true, #cond);	\
-} while (0)
+#define CHECK_GAP(cond) RIG_CHECK_(true, cond, #cond)
+#define CHECKF_GAP(cond, ...) RIG_CHECKF_(true, cond, #cond, __VA_ARGS__)
 
-#define CHECKF_GAP(cond, ...) do {					\
+/* The four above; @text is the condition as written, before expansion. */
+#define RIG_CHECK_(gap, cond, text) do {				\
 	if (!(cond))							\
-		rig_check_failedf(__FILE__, __LINE__, true, #cond,	\
+		rig_check_failed(__FILE__, __LINE__, gap, text);	\
+} while (0)
+#define RIG_CHECKF_(gap, cond, text, ...) do {				\
+	if (!(cond))							\
+		rig_check_failedf(__FILE__, __LINE__, gap, text,	\
 				  __VA_ARGS__);				\
 } while (0)
 
@@ -158,6 +152,15 @@ void rig_usage_hint(void) __attribute__((noreturn));
  * invoked ("./PROG: ...").
  */
 void rig_getopt_name(char *argv[]);
+/*
+ * Feature options (--indirect, --no-event-idx, ...): the getopt_long value
+ * RIG_OPT_FEATURE_ON + BIT sets feature bit BIT, RIG_OPT_FEATURE_OFF + BIT
+ * clears it.  rig_feature_option() applies such a value @c to @features
+ * and returns true; false for any other value.  A program's own option
+ * values stay below RIG_OPT_FEATURE_ON.
+ */
+enum { RIG_OPT_FEATURE_ON = 0x1000, RIG_OPT_FEATURE_OFF = RIG_OPT_FEATURE_ON + 64 };
+bool rig_feature_option(int c, u64 *features);
 
 /*
  * A SKIP: "PROG: <why>" on stdout (the check runner shows it as the
