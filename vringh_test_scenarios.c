@@ -619,6 +619,22 @@ static void scenario_packed_order(void)
 	fixture_teardown(&t);
 }
 
+/* @n one-byte out buffers at @d, each added, taken, completed and reaped. */
+static void pass_singles(struct fixture *t, char *d, unsigned int n)
+{
+	struct scatterlist sg;
+	unsigned int i, len;
+	u16 head;
+
+	for (i = 0; i < n; i++) {
+		sg_init_one(&sg, d, 1);
+		CHECK(virtqueue_add_outbuf(t->vq, &sg, 1, d, GFP_KERNEL) == 0);
+		CHECK(vringh_getdesc_user(&t->vrh, &t->riov, &t->wiov, rig_getrange, &head) == 1);
+		CHECK(vringh_complete_user(&t->vrh, head, 0) == 0);
+		CHECK(virtqueue_get_buf(t->vq, &len) == d);
+	}
+}
+
 /*
  * Packed: direct lists that cross the end of the ring, so that their
  * descriptors carry two laps' AVAIL/USED bits, and used offsets that wrap
@@ -637,13 +653,7 @@ static void scenario_packed_cross_end(void)
 	memcpy(d, "abcd", 4);
 
 	/* Single descriptors up to two before the end of the ring. */
-	for (i = 0; i < RING_SIZE - 2; i++) {
-		sg_init_one(&sg[0], d, 1);
-		CHECK(virtqueue_add_outbuf(t.vq, sg, 1, d, GFP_KERNEL) == 0);
-		CHECK(vringh_getdesc_user(&t.vrh, &t.riov, &t.wiov, rig_getrange, &head) == 1);
-		CHECK(vringh_complete_user(&t.vrh, head, 0) == 0);
-		CHECK(virtqueue_get_buf(t.vq, &len) == d);
-	}
+	pass_singles(&t, d, RING_SIZE - 2);
 	CHECK(t.vrh.last_avail_idx == RING_SIZE - 2 && t.vrh.avail_wrap_counter);
 
 	/* Four descriptors: two in this lap, two in the next. */
@@ -661,13 +671,7 @@ static void scenario_packed_cross_end(void)
 	CHECK(virtqueue_get_buf(t.vq, &len) == d + 1);
 
 	/* Across the end of the second lap: an in list of three. */
-	for (i = 0; i < RING_SIZE - 3; i++) {
-		sg_init_one(&sg[0], d, 1);
-		CHECK(virtqueue_add_outbuf(t.vq, sg, 1, d, GFP_KERNEL) == 0);
-		CHECK(vringh_getdesc_user(&t.vrh, &t.riov, &t.wiov, rig_getrange, &head) == 1);
-		CHECK(vringh_complete_user(&t.vrh, head, 0) == 0);
-		CHECK(virtqueue_get_buf(t.vq, &len) == d);
-	}
+	pass_singles(&t, d, RING_SIZE - 3);
 	CHECK(t.vrh.last_avail_idx == RING_SIZE - 1 && !t.vrh.avail_wrap_counter);
 	sg_init_table(sg, 3);
 	for (i = 0; i < 3; i++)

@@ -284,6 +284,22 @@ static void op_add(struct fin *in)
 	s.avail_idx++;
 }
 
+/*
+ * A kick (@how & 1: kick_prepare) on flags the device may not write (@what,
+ * @fl): no notification past @before, and the queue is broken from now on.
+ */
+static void kick_breaks(uint8_t how, unsigned long before, const char *what,
+			uint16_t fl)
+{
+	bool got = (how & 1) ? virtqueue_kick_prepare(s.vq) : virtqueue_kick(s.vq);
+
+	FUZZ_CHECK(!got && s.notifies == before, "kick with %s %#x: %d", what,
+		   fl, got);
+	FUZZ_CHECK(virtqueue_is_broken(s.vq), "%s %#x left the queue working",
+		   what, fl);
+	s.broken = true;
+}
+
 static void op_kick(struct fin *in)
 {
 	uint8_t how = fin_u8(in);
@@ -297,13 +313,7 @@ static void op_kick(struct fin *in)
 
 		/* Used flags other than 0/1 (0 with EVENT_IDX) break 2.7.10. */
 		if (!s.broken && (fl & ~(s.event ? 0 : VRING_USED_F_NO_NOTIFY))) {
-			got = (how & 1) ? virtqueue_kick_prepare(s.vq) :
-					  virtqueue_kick(s.vq);
-			FUZZ_CHECK(!got && s.notifies == before,
-				   "kick with used flags %#x: %d", fl, got);
-			FUZZ_CHECK(virtqueue_is_broken(s.vq),
-				   "used flags %#x left the queue working", fl);
-			s.broken = true;
+			kick_breaks(how, before, "used flags", fl);
 			return;
 		}
 		if (s.event)
@@ -312,14 +322,8 @@ static void op_kick(struct fin *in)
 			want_kick = !(fl & VRING_USED_F_NO_NOTIFY);
 	} else if (!s.broken && le16_to_cpu(s.vp.device->flags) > 2) {
 		/* Device event flags past DESC (0x2) are reserved (2.8.10). */
-		uint16_t fl = le16_to_cpu(s.vp.device->flags);
-
-		got = (how & 1) ? virtqueue_kick_prepare(s.vq) : virtqueue_kick(s.vq);
-		FUZZ_CHECK(!got && s.notifies == before,
-			   "kick with device event flags %#x: %d", fl, got);
-		FUZZ_CHECK(virtqueue_is_broken(s.vq),
-			   "device event flags %#x left the queue working", fl);
-		s.broken = true;
+		kick_breaks(how, before, "device event flags",
+			    le16_to_cpu(s.vp.device->flags));
 		return;
 	}
 

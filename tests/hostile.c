@@ -1692,21 +1692,44 @@ static void fill_table(unsigned int n)
 }
 
 /*
+ * On a fresh ring, offer one chain: ring descriptors 0..@ring-1 of one
+ * byte each, then descriptor @ring, the table at OFF_TABLE of @n entries.
+ */
+static void offer_chain_with_table(unsigned int ring, unsigned int n)
+{
+	unsigned int i;
+
+	host_setup();
+	for (i = 0; i < ring; i++)
+		set_desc(&gvr.desc[i], data_addr(0), 1, VRING_DESC_F_NEXT, i + 1);
+	fill_table(n);
+	set_desc(&gvr.desc[ring], (uintptr_t)table(),
+		 n * sizeof(struct vring_desc), VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+}
+
+/*
+ * On a fresh ring, offer one chain of two 2 GiB descriptors, then, unless
+ * @last is 0, one of @last bytes.
+ */
+static void offer_4gib_chain(u32 last)
+{
+	host_setup();
+	set_desc(&gvr.desc[0], data_addr(0), 0x80000000u, VRING_DESC_F_NEXT, 1);
+	set_desc(&gvr.desc[1], data_addr(0), 0x80000000u,
+		 last ? VRING_DESC_F_NEXT : 0, last ? 2 : 0);
+	if (last)
+		set_desc(&gvr.desc[2], data_addr(0), last, 0, 0);
+	offer(0);
+}
+
+/*
  * 2.7.5.3.1: no chain longer than the queue size, indirect entries
  * included: four ring descriptors and a table of RING_SIZE - 3.
  */
 static int spec_chain_longer_than_queue(void)
 {
-	unsigned int i;
-
-	host_setup();
-	for (i = 0; i < 4; i++)
-		set_desc(&gvr.desc[i], data_addr(0), 1, VRING_DESC_F_NEXT, i + 1);
-	fill_table(RING_SIZE - 3);
-	set_desc(&gvr.desc[4], (uintptr_t)table(),
-		 (RING_SIZE - 3) * sizeof(struct vring_desc),
-		 VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	offer_chain_with_table(4, RING_SIZE - 3);
 	return expect_getdesc_why(-EINVAL, range_getrange,
 				  "may not be longer than the queue size");
 }
@@ -1714,12 +1737,7 @@ static int spec_chain_longer_than_queue(void)
 /* The same rule for one table of RING_SIZE + 1 entries (packed: 2.8.18). */
 static int spec_table_longer_than_queue(void)
 {
-	host_setup();
-	fill_table(RING_SIZE + 1);
-	set_desc(&gvr.desc[0], (uintptr_t)table(),
-		 (RING_SIZE + 1) * sizeof(struct vring_desc),
-		 VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	offer_chain_with_table(0, RING_SIZE + 1);
 	return expect_getdesc_why(-EINVAL, range_getrange,
 				  "may not be longer than the queue size");
 }
@@ -1731,11 +1749,7 @@ static int spec_table_longer_than_queue(void)
  */
 static int spec_chain_over_4gib(void)
 {
-	host_setup();
-	set_desc(&gvr.desc[0], data_addr(0), 0x80000000u, VRING_DESC_F_NEXT, 1);
-	set_desc(&gvr.desc[1], data_addr(0), 0x80000000u, VRING_DESC_F_NEXT, 2);
-	set_desc(&gvr.desc[2], data_addr(0), 1, 0, 0);
-	offer(0);
+	offer_4gib_chain(1);
 	return expect_getdesc_why(-EINVAL, everything_getrange,
 				  "more than 2^32 bytes");
 }
@@ -1743,35 +1757,19 @@ static int spec_chain_over_4gib(void)
 /* Edges of the three above: a chain, a table, and bytes just at the limit. */
 static int spec_chain_as_long_as_queue(void)
 {
-	unsigned int i;
-
-	host_setup();
-	for (i = 0; i < 4; i++)
-		set_desc(&gvr.desc[i], data_addr(0), 1, VRING_DESC_F_NEXT, i + 1);
-	fill_table(RING_SIZE - 4);
-	set_desc(&gvr.desc[4], (uintptr_t)table(),
-		 (RING_SIZE - 4) * sizeof(struct vring_desc),
-		 VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	offer_chain_with_table(4, RING_SIZE - 4);
 	return expect_getdesc_ok(range_getrange);
 }
 
 static int spec_table_as_long_as_queue(void)
 {
-	host_setup();
-	fill_table(RING_SIZE);
-	set_desc(&gvr.desc[0], (uintptr_t)table(),
-		 RING_SIZE * sizeof(struct vring_desc), VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	offer_chain_with_table(0, RING_SIZE);
 	return expect_getdesc_ok(range_getrange);
 }
 
 static int spec_chain_of_4gib(void)
 {
-	host_setup();
-	set_desc(&gvr.desc[0], data_addr(0), 0x80000000u, VRING_DESC_F_NEXT, 1);
-	set_desc(&gvr.desc[1], data_addr(0), 0x80000000u, 0, 0);
-	offer(0);
+	offer_4gib_chain(0);
 	return expect_getdesc_ok(everything_getrange);
 }
 
