@@ -102,16 +102,29 @@ static bool getrange_slow(struct vringh *vrh, u64 addr, struct vringh_range *r)
 
 /* ---- driver: creating queues ---- */
 
-static void new_virtqueue(void)
+/*
+ * A split queue of @num in mem (zeroed first) with INDIRECT_DESC, by
+ * vring_new_virtqueue(); NULL only where an allocation was failed.
+ */
+static struct virtqueue *new_indirect_queue(unsigned int num)
 {
 	struct virtqueue *vq;
 
 	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC);
-	memset(mem, 0, vring_size(256, RIG_RING_ALIGN));
-	vq = vring_new_virtqueue(0, 256, RIG_RING_ALIGN, &vdev, true, false, mem,
+	memset(mem, 0, vring_size(num, RIG_RING_ALIGN));
+	vq = vring_new_virtqueue(0, num, RIG_RING_ALIGN, &vdev, true, false, mem,
 				 notify, NULL, "allocfail");
-	if (!vq) {
+	if (!vq)
 		CHECK(failed_yet());
+	return vq;
+}
+
+static void new_virtqueue(void)
+{
+	struct virtqueue *vq;
+
+	vq = new_indirect_queue(256);
+	if (!vq) {
 		CHECK(list_empty(&vdev.vqs));
 		return;
 	}
@@ -288,14 +301,9 @@ static void add_indirect_ring_full(void)
 	char *d = mem + OFF_DATA;
 	int err;
 
-	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC);
-	memset(mem, 0, vring_size(4, RIG_RING_ALIGN));
-	vq = vring_new_virtqueue(0, 4, RIG_RING_ALIGN, &vdev, true, false, mem,
-				 notify, NULL, "allocfail");
-	if (!vq) {
-		CHECK(failed_yet());
+	vq = new_indirect_queue(4);
+	if (!vq)
 		return;
-	}
 	for (i = 0; i < 2; i++) {
 		sg_init_one(&one, d + i, 1);
 		CHECK(virtqueue_add_inbuf(vq, &one, 1, d + i, GFP_KERNEL) == 0);
