@@ -41,7 +41,8 @@ tests/vhost_hostile-objs := vhost-user/wire.o
 
 # vhost-user (vhost-user/README): the backend ./vhost_dev and the frontend
 # ./vhost_test, run from the top level like the other programs.
-VU_BACKEND_OBJS := vhost-user/dev_models.o vhost-user/dev_torture.o vhost-user/backend.o vhost-user/wire.o
+VU_BACKEND_OBJS := vhost-user/dev_models.o vhost-user/dev_torture.o vhost-user/backend.o \
+	vhost-user/inflight.o vhost-user/wire.o
 PROGS += vhost_dev
 vhost_dev-main := vhost-user/vhost_dev.o
 vhost_dev-objs := $(VU_BACKEND_OBJS)

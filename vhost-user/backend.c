@@ -20,6 +20,10 @@
 #include <linux/vringh.h>
 #include <linux/virtio_config.h>
 #include "vhost-user/backend.h"
+#include "vhost-user/inflight.h"
+
+_Static_assert(VUB_MAX_QUEUES * VUB_SCRATCH_AVAIL <= 4096,
+	       "the scratch page holds every queue's own avail ring");
 
 /* The fake user-address window of linux/uaccess.h. */
 extern void *__user_addr_min, *__user_addr_max;
@@ -60,6 +64,7 @@ static void vub_unmap(struct vub *vub)
 		munmap(vub->window, vub->window_len);
 	vub->window = NULL;
 	vub->window_len = 0;
+	vub->scratch = NULL;
 	vub->nregions = 0;
 	__user_addr_min = NULL;
 	__user_addr_max = NULL;
@@ -148,11 +153,18 @@ static int vub_map_table(struct vub *vub, const struct vhost_user_mem_table *t,
 			return vub_err(vub, req, "regions too large");
 		total += maplen[i] + pg;
 	}
+	total += pg;	/* the scratch page */
 	win = mmap(NULL, total, PROT_NONE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (win == MAP_FAILED)
 		return vub_err(vub, req, "cannot reserve 0x%zx bytes: %s", total,
 			       strerror(errno));
+	if (mprotect(win + total - pg, pg, PROT_READ | PROT_WRITE)) {
+		int e = errno;
+
+		munmap(win, total);
+		return vub_err(vub, req, "scratch page: mprotect: %s", strerror(e));
+	}
 	for (i = 0; i < n; i++) {
 		const struct vhost_user_region *r = &t->regions[i];
 
@@ -177,6 +189,7 @@ static int vub_map_table(struct vub *vub, const struct vhost_user_mem_table *t,
 		vub->max_regions = n;
 	vub->window = win;
 	vub->window_len = total;
+	vub->scratch = win + total - pg;
 	__user_addr_min = win;
 	__user_addr_max = win + total;
 	return 0;
@@ -228,7 +241,8 @@ static int vub_guarded_run(struct vub *vub, struct vub_queue *q)
 	else
 		vub->dev->tick(vub);
 	vub_guarded = 0;
-	return 0;
+	/* The device found the frontend's data bad (inflight.c): drop it. */
+	return vub->error ? -EPROTO : 0;
 }
 
 /* ---- Queues ---- */
@@ -366,6 +380,7 @@ static int vub_queue_try_start(struct vub *vub, struct vub_queue *q, uint32_t re
 	vringh_iov_init(&q->wiov, q->wvec, VUB_IOV);
 	q->started = true;
 	q->broken = false;
+	vub_inflight_queue_start(vub, q);
 	/* The driver may have made buffers available before the kick fd came. */
 	return vub_guarded_run(vub, q);
 }
@@ -390,6 +405,7 @@ static void vub_reset(struct vub *vub)
 
 	for (i = 0; i < VUB_MAX_QUEUES; i++)
 		vub_queue_reset(vub, &vub->q[i]);
+	vub_inflight_drop(vub);
 	vub_unmap(vub);
 	vub->features = 0;
 	vub->features_set = false;
@@ -736,6 +752,40 @@ static int vub_get_status(struct vub *vub, struct vub_msg *msg)
 }
 
 /*
+ * GET_INFLIGHT_FD: a fresh region (vhost-user/inflight.c), sent with its
+ * fd; SET_INFLIGHT_FD: the region to track in (checked, mapped).
+ */
+static int vub_get_inflight_fd(struct vub *vub, struct vub_msg *msg)
+{
+	char why[200];
+	int fd, err;
+
+	if (!vub_negotiated(vub, VHOST_USER_PROTOCOL_F_INFLIGHT_SHMFD))
+		return vub_err(vub, msg->req, "INFLIGHT_SHMFD was not negotiated");
+	fd = vub_inflight_create(vub, &msg->p->inflight, why, sizeof(why));
+	if (fd < 0)
+		return vub_err(vub, msg->req, "%s", why);
+	msg->m->hdr.flags = VHOST_USER_VERSION | VHOST_USER_FLAG_REPLY;
+	msg->m->hdr.size = sizeof(msg->p->inflight);
+	err = vhost_user_send(vub->conn_fd, msg->m, &fd, 1);
+	close(fd);
+	return err;
+}
+
+static int vub_set_inflight_fd(struct vub *vub, struct vub_msg *msg)
+{
+	char why[200];
+
+	if (!vub_negotiated(vub, VHOST_USER_PROTOCOL_F_INFLIGHT_SHMFD))
+		return vub_err(vub, msg->req, "INFLIGHT_SHMFD was not negotiated");
+	if (msg->fds->n != 1)
+		return vub_err(vub, msg->req, "%u fds, not 1", msg->fds->n);
+	if (vub_inflight_set(vub, &msg->p->inflight, msg->fds->fd[0], why, sizeof(why)))
+		return vub_err(vub, msg->req, "%s", why);
+	return 0;
+}
+
+/*
  * What this backend serves.  @fds: the request may carry fds (any other
  * that does is refused); @replies: the handler answers, so no REPLY_ACK
  * follows.  A request without a handler is refused as not supported.  The
@@ -768,6 +818,8 @@ static const struct vub_request vub_requests[VHOST_USER_REQUEST_MAX] = {
 	[VHOST_USER_GET_CONFIG]			= { .handle = vub_get_config, .replies = true },
 	[VHOST_USER_SET_STATUS]			= { .handle = vub_set_status },
 	[VHOST_USER_GET_STATUS]			= { .handle = vub_get_status, .replies = true },
+	[VHOST_USER_GET_INFLIGHT_FD]		= { .handle = vub_get_inflight_fd, .replies = true },
+	[VHOST_USER_SET_INFLIGHT_FD]		= { .handle = vub_set_inflight_fd, .fds = true },
 };
 
 int vub_handle_msg(struct vub *vub, struct vhost_user_msg *m,

@@ -38,6 +38,10 @@
  * socket) before it comes back to this one, kicked or not.
  */
 #define VUB_BUDGET	256
+/* Bytes of the window's scratch page each queue may use (inflight.c). */
+#define VUB_SCRATCH_AVAIL	8
+
+struct vub_inflight;
 
 struct vub;
 
@@ -100,6 +104,12 @@ struct vub {
 	struct vub_region region[VHOST_USER_MAX_REGIONS];
 	void *window;			/* one reservation holding every region */
 	size_t window_len;
+	/*
+	 * The window's last page: the backend's own, inside the uaccess
+	 * window but in no region, so no guest address reaches it.
+	 */
+	uint8_t *scratch;
+	struct vub_inflight *inflight;	/* SET_INFLIGHT_FD's region, or NULL */
 	struct vub_queue q[VUB_MAX_QUEUES];
 	const char *error;		/* set when the connection must drop */
 	unsigned long messages, errors;

@@ -14,6 +14,7 @@
 #include <linux/virtio_config.h>
 #include "vhost-user/dev_models.h"
 #include "vhost-user/dev_torture.h"
+#include "vhost-user/inflight.h"
 
 /* Bytes left in an iov from where it stands. */
 static size_t iov_left(const struct vringh_iov *v)
@@ -27,8 +28,30 @@ static size_t iov_left(const struct vringh_iov *v)
 }
 
 /*
- * Serve @q until the driver has nothing more: @one handles one request
- * (returns the bytes it wrote into the buffer, or negative to stop).
+ * What a model's one-request handler may return instead of a length: the
+ * request is held (taken, left in flight, never completed), and serving
+ * goes on or, with DEV_HELD_LAST, stops.
+ */
+#define DEV_HELD	(-2L)
+#define DEV_HELD_LAST	(-3L)
+
+/* Complete @head, its inflight mark cleared around the used index moving. */
+static int serve_complete(struct dev_torture *t, struct vub_queue *q, u16 head, u32 len)
+{
+	int rc;
+
+	vub_inflight_completing(q, head);
+	rc = dev_complete(t, q, head, len);
+	if (rc >= 0)
+		vub_inflight_completed(q, head);
+	return rc;
+}
+
+/*
+ * Serve @q until the driver has nothing more: first what a backend before
+ * us left in flight (vhost-user/inflight.h), then the ring.  @one handles
+ * one request (returns the bytes it wrote into the buffer, negative to
+ * complete it with 0, or DEV_HELD/DEV_HELD_LAST).
  */
 static void serve_queue(struct vub *vub, struct vub_queue *q,
 			long (*one)(struct vub *vub, struct vub_queue *q),
@@ -46,9 +69,15 @@ static void serve_queue(struct vub *vub, struct vub_queue *q,
 			q->again = true;	/* the other queues' turn */
 			break;
 		}
-		rc = vringh_getdesc_user(&q->vrh, &q->riov, &q->wiov,
-					 vub_getrange, &head);
-
+		rc = vub_inflight_resubmit(vub, q, &head);
+		if (rc == -EPROTO)
+			return;		/* reported: the connection drops */
+		if (rc == 0) {
+			rc = vringh_getdesc_user(&q->vrh, &q->riov, &q->wiov,
+						 vub_getrange, &head);
+			if (rc > 0)
+				vub_inflight_take(q, head);
+		}
 		if (rc < 0) {
 			vub_queue_fail(q, rc, "getdesc");
 			return;
@@ -60,7 +89,11 @@ static void serve_queue(struct vub *vub, struct vub_queue *q,
 			continue;
 		}
 		len = one(vub, q);
-		rc = dev_complete(t, q, head, len < 0 ? 0 : len);
+		if (len == DEV_HELD)
+			continue;
+		if (len == DEV_HELD_LAST)
+			break;
+		rc = serve_complete(t, q, head, len < 0 ? 0 : len);
 		if (rc < 0) {
 			vub_queue_fail(q, rc, "complete");
 			return;
@@ -105,6 +138,31 @@ static bool push_zeros(struct vringh_iov *w, size_t len)
 	return true;
 }
 
+/*
+ * --hold-after=N: once N requests were served, every other request taken
+ * is held (never completed), up to BLK_HOLD of them, so that a restart
+ * test kills the backend with requests in flight, completed out of order.
+ */
+#define BLK_HOLD	4
+
+static bool blk_hold(struct blk_model *b, struct vub_queue *q)
+{
+	unsigned long served = b->reads + b->writes + b->flushes + b->ids + b->unsupp;
+
+	if (!b->hold_after || served < b->hold_after || b->held >= BLK_HOLD)
+		return false;
+	if (b->hold_skip) {
+		b->hold_skip = false;
+		return false;
+	}
+	b->hold_skip = true;
+	b->held++;
+	printf("blk: holding %u requests in flight (queue %u) after serving %lu\n",
+	       b->held, q->index, served);
+	fflush(stdout);
+	return true;
+}
+
 static long blk_one(struct vub *vub, struct vub_queue *q)
 {
 	struct blk_model *b = vub->dev->priv;
@@ -121,6 +179,8 @@ static long blk_one(struct vub *vub, struct vub_queue *q)
 		blk_bad(b, "no status byte");
 		return 0;
 	}
+	if (blk_hold(b, q))
+		return b->held >= BLK_HOLD ? DEV_HELD_LAST : DEV_HELD;
 	off = le64toh(hdr.sector) * 512;
 	switch (le32toh(hdr.type)) {
 	case VIRTIO_BLK_T_IN:
@@ -169,6 +229,7 @@ static long blk_one(struct vub *vub, struct vub_queue *q)
 		break;
 	}
 	default:
+		b->unsupp++;
 		status = VIRTIO_BLK_S_UNSUPP;
 	}
 	if (!push_zeros(&q->wiov, wlen - 1 - done) ||
@@ -183,6 +244,8 @@ static void blk_kick(struct vub *vub, struct vub_queue *q)
 {
 	struct blk_model *b = vub->dev->priv;
 
+	if (b->hold_after && b->held >= BLK_HOLD)
+		return;		/* holding: take nothing more */
 	serve_queue(vub, q, blk_one, b->torture);
 }
 
@@ -231,7 +294,8 @@ void blk_model_init(struct vub_device *dev, struct blk_model *b, uint64_t featur
 	dev->protocol_features = (1ull << VHOST_USER_PROTOCOL_F_CONFIG) |
 		(1ull << VHOST_USER_PROTOCOL_F_REPLY_ACK) |
 		(1ull << VHOST_USER_PROTOCOL_F_STATUS) |
-		(1ull << VHOST_USER_PROTOCOL_F_MQ);
+		(1ull << VHOST_USER_PROTOCOL_F_MQ) |
+		(1ull << VHOST_USER_PROTOCOL_F_INFLIGHT_SHMFD);
 	dev->num_queues = b->queues;
 	dev->get_config = blk_get_config;
 	dev->kick = blk_kick;

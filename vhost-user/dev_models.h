@@ -21,7 +21,10 @@ struct blk_model {
 	unsigned int queue_size;	/* for seg_max */
 	unsigned int queues;		/* request queues (0: 1); >1 offers VIRTIO_BLK_F_MQ */
 	struct dev_torture *torture;	/* --torture, or NULL */
-	unsigned long reads, writes, flushes, ids, bad;
+	unsigned long hold_after;	/* --hold-after: 0, or when to start holding */
+	unsigned int held;		/* requests held (never completed) */
+	bool hold_skip;			/* the next one is served */
+	unsigned long reads, writes, flushes, ids, unsupp, bad;
 	uint64_t bytes_read, bytes_written;
 };
 

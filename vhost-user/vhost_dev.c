@@ -44,7 +44,10 @@ static const char usage_text[] =
 "  --version, -h, --help\n"
 "blk: --disk=FILE (served in place, size a multiple of 512) or --size=BYTES\n"
 "     (in memory, zeroed); --id=STRING (GET_ID, default \"rig-vhost-blk\");\n"
-"     --queue-size=N (what seg_max assumes, default 128)\n"
+"     --queue-size=N (what seg_max assumes, default 128); --hold-after=N: once\n"
+"     N requests were served, hold every other request taken, up to 4, never\n"
+"     completing them (\"blk: holding N requests in flight ...\"; for restart\n"
+"     tests, which then kill it: the next vhost_dev resubmits them)\n"
 "net: --net=loopback|sink|source (default loopback: each transmitted frame\n"
 "     comes back on the receive queue); source: --frames=N frames (default\n"
 "     1000000) sent on the receive queue with --window=N in flight (default\n"
@@ -68,7 +71,7 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_CONNECT, O_TYPE, O_CONNS, O_NO_INDIRECT, O_NO_EVENT_IDX,
-	       O_NO_PACKED, O_NO_IN_ORDER, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE,
+	       O_NO_PACKED, O_NO_IN_ORDER, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE, O_HOLD,
 	       O_NET, O_FRAMES, O_WINDOW, O_QUEUES, O_TORTURE, O_AFTER, O_LIST, O_VERSION, O_HELP };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
@@ -84,6 +87,7 @@ int main(int argc, char **argv)
 		{ "size", required_argument, NULL, O_SIZE },
 		{ "id", required_argument, NULL, O_ID },
 		{ "queue-size", required_argument, NULL, O_QSIZE },
+		{ "hold-after", required_argument, NULL, O_HOLD },
 		{ "net", required_argument, NULL, O_NET },
 		{ "frames", required_argument, NULL, O_FRAMES },
 		{ "window", required_argument, NULL, O_WINDOW },
@@ -147,6 +151,10 @@ int main(int argc, char **argv)
 			if (!rig_parse_ulong(optarg, 4, 32768, &qsize))
 				rig_usage_error("--queue-size=%s: not a number from 4 to 32768", optarg);
 			have_qsize = true;
+			break;
+		case O_HOLD:
+			if (!rig_parse_ulong(optarg, 1, 1ul << 40, &blk.hold_after))
+				rig_usage_error("--hold-after=%s: not a number from 1 to 2^40", optarg);
 			break;
 		case O_NET: netmode = optarg; break;
 		case O_FRAMES:
@@ -224,8 +232,8 @@ int main(int argc, char **argv)
 		blk.torture = torture.c ? &torture : NULL;
 		blk_model_init(&dev, &blk, features);
 	} else {
-		if (disk || have_size || have_id || have_qsize)
-			rig_usage_error("--disk, --size, --id and --queue-size are blk options");
+		if (disk || have_size || have_id || have_qsize || blk.hold_after)
+			rig_usage_error("--disk, --size, --id, --queue-size and --hold-after are blk options");
 		net.mode = NET_LOOPBACK;
 		if (netmode && !strcmp(netmode, "sink"))
 			net.mode = NET_SINK;

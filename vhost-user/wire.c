@@ -339,6 +339,11 @@ bool vhost_user_payload_ok(const struct vhost_user_msg *msg)
 			return size == sizeof(p->u64) ||
 			       size == sizeof(p->mem_reg);
 		return size == sizeof(p->mem_reg);
+	case VHOST_USER_GET_INFLIGHT_FD:
+	case VHOST_USER_SET_INFLIGHT_FD:
+		if (reply && msg->hdr.request == VHOST_USER_SET_INFLIGHT_FD)
+			return size == sizeof(p->u64);
+		return size == sizeof(p->inflight);
 	case VHOST_USER_GET_CONFIG:
 	case VHOST_USER_SET_CONFIG:
 		if (reply && msg->hdr.request == VHOST_USER_SET_CONFIG)

@@ -151,6 +151,18 @@ struct vhost_user_config {
 	uint8_t data[VHOST_USER_MAX_CONFIG_SIZE];
 };
 
+/*
+ * GET/SET_INFLIGHT_FD: the region tracking requests in flight (its layout
+ * is the backend's: vhost-user/inflight.h).  24 bytes on the wire, the
+ * trailing padding included, as QEMU sends it.
+ */
+struct vhost_user_inflight {
+	uint64_t mmap_size;
+	uint64_t mmap_offset;
+	uint16_t num_queues;
+	uint16_t queue_size;
+};
+
 union vhost_user_payload {
 	uint64_t u64;
 	struct vhost_user_vring_state state;
@@ -158,6 +170,7 @@ union vhost_user_payload {
 	struct vhost_user_mem_table mem;
 	struct vhost_user_mem_reg mem_reg;
 	struct vhost_user_config config;
+	struct vhost_user_inflight inflight;
 	uint8_t bytes[sizeof(struct vhost_user_mem_table)];
 };
 

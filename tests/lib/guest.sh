@@ -33,23 +33,36 @@ guest_ready() {
 	GUEST_OK=yes
 }
 
+# guest_cmd CMDLINE QEMU-ARGS...: the QEMU command line of a guest boot, in
+# the array QEMU_CMD (for a test that runs QEMU in the background itself).
+guest_cmd() {
+	local cmdline=$1 bios=(-bios "$QBOOT")
+	shift
+	[ "${SEABIOS:-}" = 1 ] && bios=()
+	QEMU_CMD=(qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nographic -no-reboot
+		"${bios[@]}" -object memory-backend-memfd,id=mem,size=256M,share=on
+		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz"
+		-initrd "$GUEST_DIR/initramfs.gz"
+		-append "console=ttyS0 quiet panic=-1 $cmdline" "$@")
+}
+
 # boot NAME CMDLINE QEMU-ARGS...: boot the guest, its console in
 # $T/NAME.console; sets RESULT (the RIG-RESULT line) and BOOT_S.
 boot() {
-	local name=$1 cmdline=$2 t0 t1 bios=(-bios "$QBOOT")
-	shift 2
-	[ "${SEABIOS:-}" = 1 ] && bios=()
+	local name=$1 t0 t1
+	shift
+	guest_cmd "$@"
 	t0=$(date +%s%N)
-	timeout 90 qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nographic -no-reboot \
-		"${bios[@]}" -object memory-backend-memfd,id=mem,size=256M,share=on \
-		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz" \
-		-initrd "$GUEST_DIR/initramfs.gz" \
-		-append "console=ttyS0 quiet panic=-1 $cmdline" "$@" \
-		</dev/null >"$T/$name.console" 2>&1
+	timeout 90 "${QEMU_CMD[@]}" </dev/null >"$T/$name.console" 2>&1
 	BOOT_RC=$?
 	t1=$(date +%s%N)
 	BOOT_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
-	RESULT=$(grep -ao 'RIG-RESULT.*' "$T/$name.console" | tr -d '\r' | tail -n 1)
+	guest_result "$name"
+}
+
+# guest_result NAME: RESULT, the last RIG-RESULT line of $T/NAME.console.
+guest_result() {
+	RESULT=$(grep -ao 'RIG-RESULT.*' "$T/$1.console" | tr -d '\r' | tail -n 1)
 }
 
 # field NAME: NAME's value in the RIG-RESULT line.
