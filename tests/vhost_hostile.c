@@ -13,6 +13,7 @@
  * Usage: tests/vhost_hostile VHOST_DEV
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -996,6 +997,151 @@ static void ctrl_no_ack(int s, const struct vh_case *c)
 	ctrl_command(s, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, true, 0);
 }
 
+/*
+ * ---- The inflight region (vhost-user/inflight.h) ----
+ *
+ * The frontend hands the backend a region it can write at any time: every
+ * field the backend reads there is a hostile input too.
+ */
+#define VIRTIO_INFLIGHT_SHMFD	(1ull << VHOST_USER_PROTOCOL_F_INFLIGHT_SHMFD)
+#define INFL_QSIZE		16		/* entries; the rings here have 8 */
+#define INFL_BYTES		320		/* one queue: 16 + 16 * 16, 64-aligned */
+
+/* hello() with INFLIGHT_SHMFD negotiated. */
+static void hello_inflight(int s)
+{
+	send_plain(s, VHOST_USER_SET_OWNER);
+	send_u64(s, VHOST_USER_SET_FEATURES, (1ull << VIRTIO_F_VERSION_1) |
+		 (1ull << VHOST_USER_F_PROTOCOL_FEATURES));
+	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, VIRTIO_INFLIGHT_SHMFD);
+}
+
+static void send_inflight(int s, uint32_t req, uint64_t size, uint64_t off,
+			  uint16_t nqueues, uint16_t qsize, int fd)
+{
+	struct vhost_user_msg m;
+
+	vhost_user_msg_init(&m, req);
+	m.hdr.size = sizeof(m.payload.inflight);
+	m.payload.inflight.mmap_size = size;
+	m.payload.inflight.mmap_offset = off;
+	m.payload.inflight.num_queues = nqueues;
+	m.payload.inflight.queue_size = qsize;
+	send_msg(s, &m, fd >= 0 ? &fd : NULL, fd >= 0);
+}
+
+static void get_inflight_case(int s, const struct vh_case *c)
+{
+	if (c->b)
+		hello_inflight(s);
+	send_inflight(s, VHOST_USER_GET_INFLIGHT_FD, 0, 0, c->a >> 16, c->a & 0xffff, -1);
+}
+
+/* SET_INFLIGHT_FD: @a the size sent, @b the fd's size (0: no fd). */
+static void set_inflight_case(int s, const struct vh_case *c)
+{
+	int fd = c->b ? memfd(c->b) : -1;
+
+	hello_inflight(s);
+	send_inflight(s, VHOST_USER_SET_INFLIGHT_FD, c->a, 0, 1, INFL_QSIZE, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Field offsets in one queue's part (the spec's QueueRegionSplit). */
+#define INFL_VERSION	8
+#define INFL_DESC_NUM	10
+#define INFL_BATCH	12
+#define INFL_USED	14
+#define INFL_DESC(i)	(16 + 16 * (i))
+
+/*
+ * A region of one queue, version 1, its fields then changed by @edit,
+ * handed over; then blk_request()'s ring of 8 with one GET_ID request at
+ * head 0, started.  @served: the request must come back OK.  Returns the
+ * region, mapped (the caller unmaps INFL_BYTES).
+ */
+static uint8_t *inflight_ring(int s, void (*edit)(uint8_t *r), bool served)
+{
+	int fd = memfd(INFL_BYTES);
+	uint8_t *r = mmap(NULL, INFL_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	uint16_t one = 1, num = INFL_QSIZE;
+
+	if (r == MAP_FAILED)
+		give_up("vhost_hostile: mmap");
+	memcpy(r + INFL_VERSION, &one, 2);
+	memcpy(r + INFL_DESC_NUM, &num, 2);
+	edit(r);
+	hello_inflight(s);
+	send_inflight(s, VHOST_USER_SET_INFLIGHT_FD, INFL_BYTES, 0, 1, INFL_QSIZE, fd);
+	close(fd);
+	blk_status_at(s, 1, BLK_STATUS, 21, served);
+	return r;
+}
+
+static void edit_version(uint8_t *r)
+{
+	uint16_t v = 7;
+
+	memcpy(r + INFL_VERSION, &v, 2);
+}
+
+static void edit_flag(uint8_t *r)
+{
+	r[INFL_DESC(3)] = 2;
+}
+
+static void edit_past_ring(uint8_t *r)
+{
+	r[INFL_DESC(12)] = 1;	/* a head of 12 in a ring of 8 */
+}
+
+static void edit_used_behind(uint8_t *r)
+{
+	uint16_t u = 0xfff0;	/* 16 behind the ring's 0 */
+
+	memcpy(r + INFL_USED, &u, 2);
+}
+
+static void edit_batch_head(uint8_t *r)
+{
+	uint16_t u = 0xffff, h = 9;	/* one entry published, head 9 */
+
+	memcpy(r + INFL_USED, &u, 2);
+	memcpy(r + INFL_BATCH, &h, 2);
+}
+
+/* Head 0 in flight (the GET_ID request): resubmitted, not taken again. */
+static void edit_head0(uint8_t *r)
+{
+	uint64_t counter = 5;
+
+	r[INFL_DESC(0)] = 1;
+	memcpy(r + INFL_DESC(0) + 8, &counter, 8);
+}
+
+static void inflight_bad(int s, const struct vh_case *c)
+{
+	void (*edit)(uint8_t *) = (void (*)(uint8_t *))(uintptr_t)c->a;
+
+	munmap(inflight_ring(s, edit, false), INFL_BYTES);
+}
+
+static void inflight_resubmitted(int s, const struct vh_case *c)
+{
+	uint8_t *r = inflight_ring(s, edit_head0, true);
+	uint16_t used;
+
+	(void)c;
+	usleep(100000);		/* a second completion would come by now */
+	memcpy(&used, r + INFL_USED, 2);
+	if (!case_problem && (r[INFL_DESC(0)] != 0 || used != 1))
+		case_problem = "the region does not say the request completed once (inflight 0, used_idx 1)";
+	munmap(r, INFL_BYTES);
+}
+
+#define INFL_BAD(e)	.send = inflight_bad, .a = (uintptr_t)(e)
+
 static const struct vh_case cases[] = {
 	/* The wire: truncated, bad version, oversized, wrong payload size. */
 	{ "truncated message (4 of 8 payload bytes, then silence)",
@@ -1143,6 +1289,36 @@ static const struct vh_case cases[] = {
 	{ "edge: blk read of 0 bytes a sector past the end (IOERR)", .hello = true,
 	  .send = blk_read_nothing_past_end, .stays = true },
 
+	/* The inflight region: the messages, then what is in it at ring start. */
+	{ "GET_INFLIGHT_FD without INFLIGHT_SHMFD negotiated", .hello = true,
+	  .send = get_inflight_case, .a = 1 << 16 | 128,
+	  .want = "GET_INFLIGHT_FD: INFLIGHT_SHMFD was not negotiated" },
+	{ "GET_INFLIGHT_FD for 2 queues (blk has one)",
+	  .send = get_inflight_case, .a = 2 << 16 | 128, .b = 1,
+	  .want = "GET_INFLIGHT_FD: 2 queues, the device has 1" },
+	{ "GET_INFLIGHT_FD for queues of 0",
+	  .send = get_inflight_case, .a = 1 << 16 | 0, .b = 1,
+	  .want = "GET_INFLIGHT_FD: queue size 0 out of range" },
+	{ "SET_INFLIGHT_FD without its fd",
+	  .send = set_inflight_case, .a = INFL_BYTES, .b = 0, .want = "SET_INFLIGHT_FD: 0 fds, not 1" },
+	{ "SET_INFLIGHT_FD of a size the layout does not have",
+	  .send = set_inflight_case, .a = INFL_BYTES + 64, .b = 4096,
+	  .want = "SET_INFLIGHT_FD: size 0x180, but 1 queues of 16 need 0x140" },
+	{ "SET_INFLIGHT_FD larger than its fd",
+	  .send = set_inflight_case, .a = INFL_BYTES, .b = 64, .want = "past the end of its fd" },
+	{ "inflight region of version 7", INFL_BAD(edit_version),
+	  .want = "queue 0: inflight region: version 7" },
+	{ "inflight region: a flag that is neither 0 nor 1", INFL_BAD(edit_flag),
+	  .want = "inflight region: descriptor 3: inflight flag 2 is neither 0 nor 1" },
+	{ "inflight region: head 12 in flight in a ring of 8", INFL_BAD(edit_past_ring),
+	  .want = "inflight region: descriptor 12 is in flight, but the ring has 8" },
+	{ "inflight region: used_idx 16 behind the ring's", INFL_BAD(edit_used_behind),
+	  .want = "inflight region: used_idx 65520 is 16 behind" },
+	{ "inflight region: last batch head past the ring", INFL_BAD(edit_batch_head),
+	  .want = "inflight region: last batch entry 0 is head 9, past the ring's 8" },
+	{ "edge: inflight region with head 0 in flight (resubmitted, completed once)",
+	  .send = inflight_resubmitted, .stays = true },
+
 	/* Rings that turn bad while they run. */
 	{ "memory file shrunk after the table was mapped (SIGBUS)", .hello = true,
 	  .send = memory_shrinks, .want = "the frontend's memory is gone (SIGBUS)",
@@ -1152,6 +1328,206 @@ static const struct vh_case cases[] = {
 	  .send = desc_outside_regions, .want = "queue 0: getdesc: vringh refused the ring",
 	  .stays = true },
 };
+
+/*
+ * ---- A frontend gone at any moment: nothing leaked ----
+ *
+ * One well-behaved session, step by step (the messages QEMU sends for a
+ * vhost-user-blk disk, inflight region included, then requests kicked and
+ * the ring stopped).  A whole session first, then the frontend drops the
+ * connection after each step in turn; after each, the next frontend must
+ * be served and vhost_dev must hold no more fds, mappings and threads than
+ * it did fresh (having served one GET_FEATURES), before any of them.
+ */
+#define SESSION_STEPS	16
+
+struct footprint {
+	int fds, maps, threads;
+};
+
+static int count_entries(const char *path)
+{
+	char p[96];
+	FILE *f;
+	int n = 0, ch;
+
+	snprintf(p, sizeof(p), "/proc/%d/%s", (int)dev->pid, path);
+	if (!strcmp(path, "maps")) {
+		f = fopen(p, "r");
+		if (!f)
+			return -1;
+		while ((ch = fgetc(f)) != EOF)
+			n += ch == '\n';
+		fclose(f);
+		return n;
+	} else {
+		DIR *d = opendir(p);
+		struct dirent *e;
+
+		if (!d)
+			return -1;
+		while ((e = readdir(d)))
+			n += e->d_name[0] != '.';
+		closedir(d);
+		return n;
+	}
+}
+
+static struct footprint footprint(void)
+{
+	struct footprint f = { count_entries("fd"), count_entries("maps"),
+			       count_entries("task") };
+
+	return f;
+}
+
+static bool within(struct footprint f, struct footprint base)
+{
+	return f.fds <= base.fds && f.maps <= base.maps && f.threads <= base.threads;
+}
+
+/* What vhost_dev holds once it is done with the last frontend (<= 1 s). */
+static struct footprint settled(struct footprint base)
+{
+	struct footprint f = footprint();
+	int i;
+
+	for (i = 0; i < 50 && !within(f, base); i++) {
+		usleep(20000);
+		f = footprint();
+	}
+	return f;
+}
+
+/* Send the first @upto steps of the session on @s (all: SESSION_STEPS). */
+static void session(int s, unsigned int upto)
+{
+	struct vhost_user_msg m;
+	struct vhost_user_fds rfds = { .n = 0 };
+	uint8_t *g = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
+	int kick = eventfd(0, 0), call = eventfd(0, 0), inflight = -1;
+	uint64_t one = 1;
+	struct vring vr;
+	unsigned int step, i;
+
+	if (g == MAP_FAILED || kick < 0 || call < 0)
+		give_up("vhost_hostile: session set-up");
+	memset(g, 0, 0x10000);
+	vring_init(&vr, 8, g, 4096);
+	for (i = 0; i < 2; i++) {
+		struct { uint32_t type, ioprio; uint64_t sector; } hdr = { 8, 0, 0 };
+
+		memcpy(g + 0x8000 + 64 * i, &hdr, sizeof(hdr));
+		vr.desc[2 * i].addr = MEM_GPA + 0x8000 + 64 * i;
+		vr.desc[2 * i].len = sizeof(hdr);
+		vr.desc[2 * i].flags = VRING_DESC_F_NEXT;
+		vr.desc[2 * i].next = 2 * i + 1;
+		vr.desc[2 * i + 1].addr = MEM_GPA + 0x9000 + 64 * i;
+		vr.desc[2 * i + 1].len = 21;
+		vr.desc[2 * i + 1].flags = VRING_DESC_F_WRITE;
+		vr.avail->ring[i] = 2 * i;
+	}
+	for (step = 0; step < upto && step < SESSION_STEPS; step++) {
+		switch (step) {
+		case 0: send_plain(s, VHOST_USER_SET_OWNER); break;
+		case 1: send_plain(s, VHOST_USER_GET_FEATURES); recv_reply(s, 5000); break;
+		case 2:
+			send_u64(s, VHOST_USER_SET_FEATURES, (1ull << VIRTIO_F_VERSION_1) |
+				 (1ull << VHOST_USER_F_PROTOCOL_FEATURES));
+			break;
+		case 3: send_plain(s, VHOST_USER_GET_PROTOCOL_FEATURES); recv_reply(s, 5000); break;
+		case 4: send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, VIRTIO_INFLIGHT_SHMFD); break;
+		case 5:
+			send_inflight(s, VHOST_USER_GET_INFLIGHT_FD, 0, 0, 1, 8, -1);
+			if (vhost_user_recv(s, &m, &rfds, 5000) == 0 && rfds.n == 1) {
+				inflight = rfds.fd[0];
+				rfds.n = 0;
+			}
+			vhost_user_fds_close(&rfds);
+			break;
+		case 6:
+			if (inflight < 0)
+				give_up("vhost_hostile: GET_INFLIGHT_FD gave no fd");
+			send_inflight(s, VHOST_USER_SET_INFLIGHT_FD, m.payload.inflight.mmap_size,
+				      m.payload.inflight.mmap_offset, 1, 8, inflight);
+			break;
+		case 7: send_good_table(s); break;
+		case 8: send_state(s, VHOST_USER_SET_VRING_NUM, 0, 8); break;
+		case 9:
+			send_addr(s, (uintptr_t)mem + ((uint8_t *)vr.desc - g),
+				  (uintptr_t)mem + ((uint8_t *)vr.avail - g),
+				  (uintptr_t)mem + ((uint8_t *)vr.used - g));
+			break;
+		case 10: send_state(s, VHOST_USER_SET_VRING_BASE, 0, 0); break;
+		case 11:
+			vhost_user_msg_u64(&m, VHOST_USER_SET_VRING_CALL, 0);
+			send_msg(s, &m, &call, 1);
+			break;
+		case 12: send_kick(s, kick); break;
+		case 13: send_state(s, VHOST_USER_SET_VRING_ENABLE, 0, 1); break;
+		case 14:
+			/* Two requests made available and kicked: in flight if we go now. */
+			*(volatile uint16_t *)&vr.avail->idx = 2;
+			if (write(kick, &one, 8) != 8)
+				perror("write");
+			break;
+		case 15:
+			for (i = 0; i < 200 && *(volatile uint16_t *)&vr.used->idx != 2; i++)
+				usleep(10000);
+			send_state(s, VHOST_USER_GET_VRING_BASE, 0, 0);
+			recv_reply(s, 5000);
+			break;
+		}
+	}
+	if (inflight >= 0)
+		close(inflight);
+	close(kick);
+	close(call);
+	munmap(g, MEM_SIZE);
+}
+
+static void no_leaks(void)
+{
+	const char *name = "vhost-user hostile frontend: a whole session, then the frontend dropped after each of its steps (no fd, mapping or thread leaked)";
+	struct footprint base, f;
+	unsigned int round, k;
+	int s;
+
+	this_case = name;
+	dev = &devs[DEV_BLK];
+	/* A fresh vhost_dev that served one frontend (a GET_FEATURES). */
+	usleep(200000);
+	base = footprint();
+	if (base.fds < 0 || base.maps < 0 || base.threads < 0) {
+		printf("SKIP: %s: /proc/%d is not readable here\n", name, (int)dev->pid);
+		return;
+	}
+	for (round = 0; round < 2; round++) {
+		for (k = round ? 0 : SESSION_STEPS; k <= SESSION_STEPS; k++) {
+			s = connect_dev();
+			session(s, k);
+			close(s);
+			if (!still_serving()) {
+				printf("FAIL: %s\n  dropped after step %u: the next frontend was not served: %s\n",
+				       name, k, new_errors());
+				failures++;
+				return;
+			}
+			f = settled(base);
+			if (!within(f, base)) {
+				printf("FAIL: %s\n  dropped after step %u (round %u): fds %d -> %d, mappings %d -> %d, threads %d -> %d\n",
+				       name, k, round + 1, base.fds, f.fds, base.maps, f.maps,
+				       base.threads, f.threads);
+				failures++;
+				return;
+			}
+		}
+	}
+	new_errors();	/* a frontend gone mid-session is no protocol error */
+	printf("PASS: %s\n# %s: %d fds, %d mappings, %d threads after each of %d sessions\n",
+	       name, name, base.fds, base.maps, base.threads, SESSION_STEPS + 2);
+	fflush(stdout);
+}
 
 static void run_case(const struct vh_case *c)
 {
@@ -1228,6 +1604,7 @@ int main(int argc, char **argv)
 			give_up("vhost_hostile: mmap");
 		for (i = 0; i < VHOST_USER_MAX_FDS; i++)
 			fds[i] = memfd(MEM_SIZE);
+		no_leaks();
 		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 			run_case(&cases[i]);
 	}
