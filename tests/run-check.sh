@@ -507,6 +507,9 @@ ring_checks() {
 peer_checks() {
 	suite "vhost-user hostile" "$B/tests/vhost_hostile" "$B/vhost_dev"
 	suite peers env PEER_PREFIX="$PREFIX" tests/peers/run.sh "$B"
+	# The same guest's disk with vhost_dev SIGKILLed mid-I/O and started
+	# again (the inflight protocol): a suite of its own, its own time bound.
+	suite "peers restart" env PEER_PREFIX="$PREFIX" tests/peers/restart.sh "$B"
 	# testpmd takes seconds to start: a DPDK run of 4 s must still give a
 	# figure (no testpmd: exit 77, a SKIP).
 	expect "tests/peers/bench-net.sh RUNS=1 DPDK_SECONDS=4: a median for each driver" 0 \

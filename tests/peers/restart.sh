@@ -1,8 +1,13 @@
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # A backend that dies with requests in flight and comes back loses none
-# (the vhost-user inflight protocol, vhost-user/inflight.h).  Sourced by
-# tests/peers/run.sh, after its helpers.
+# (the vhost-user inflight protocol, vhost-user/inflight.h).  A check suite
+# of its own (make check runs it after tests/peers/run.sh, whose guest it
+# boots: tests/lib/guest.sh), so that it has a time bound of its own.
+#
+# Usage: tests/peers/restart.sh BUILD_DIR
+# Environment: GUEST_DIR, GUEST_KERNEL, PEER_PREFIX as for tests/peers/run.sh.
 #
 # The guest reads its whole disk and checks the sum, then writes a pattern
 # the host checks, on a vhost-user-blk device whose chardev reconnects
@@ -17,12 +22,33 @@
 # The guest kernel's words for an I/O that went wrong or a ring it distrusts.
 RESTART_BAD='I/O error|blk_update_request|timed out|timeout|not a head|id [0-9]+ out of range|virtio.*(error|broken)'
 
+set -u
+cd "$(dirname "$0")/../.."
+B=${1:-.}
+GUEST_DIR=${GUEST_DIR:-build-guest${GUEST_KERNEL:+-user}}
+DISK_BYTES=$((64 << 20))
+WRITE_OFF=$((8 << 20)) WRITE_LEN=$((4 << 20)) SEED=7 WSEED=99
+CHECK_PREFIX=${PEER_PREFIX:-}
+. tests/lib/result.sh
+. tests/lib/vhost-dev.sh
+. tests/lib/guest.sh
+VHOST_DEV=$B/vhost_dev
+
 guest_blk_restart() {
 	local name="guest virtio-blk: vhost_dev SIGKILLed with requests in flight, restarted (inflight resubmitted)"
 	local want_sum qpid d1 held resub why=() i
 	DEV_FAILS=""
+	if [ ! -x "$VHOST_DEV" ]; then
+		fail "$name" "$VHOST_DEV is not built"
+		return
+	fi
 	if ! guest_ready; then
-		skip "$name" "$GUEST_WHY"
+		# A kernel the user gave that cannot boot is a failure.
+		if [ -n "${GUEST_KERNEL:-}" ]; then
+			fail "$name" "GUEST_KERNEL=$GUEST_KERNEL: $GUEST_WHY"
+		else
+			skip "$name" "$GUEST_WHY"
+		fi
 		return
 	fi
 	"$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" "$SEED" || { fail "$name" "mkdisk"; return; }
@@ -88,3 +114,6 @@ guest_blk_restart() {
 		fail "$name" "${why[@]}"
 	fi
 }
+
+guest_blk_restart
+exit 0

@@ -5,8 +5,6 @@
 #  - a Linux guest under QEMU (TCG): virtio-blk reads the whole 64 MiB disk
 #    and checks its sum, writes a pattern the host then verifies; virtio-net
 #    sends frames that the loopback backend returns and the guest checks;
-#  - the same guest's disk with vhost_dev SIGKILLed mid-I/O and started
-#    again: nothing lost (tests/peers/restart.sh);
 #  - DPDK's virtio-user (testpmd, io forwarding): frames the backend sends
 #    come back and are checked one by one.
 # Each check prints PASS:/FAIL:/SKIP: name[: reason].  A missing peer or
@@ -35,7 +33,6 @@ CHECK_PREFIX=${PEER_PREFIX:-}
 . tests/lib/vhost-dev.sh
 . tests/lib/guest.sh
 . tests/lib/testpmd.sh
-. tests/peers/restart.sh
 VHOST_DEV=$B/vhost_dev
 if [ ! -x "$VHOST_DEV" ]; then
 	fail "peers: $VHOST_DEV is not built"
@@ -230,7 +227,6 @@ guest_blk "guest virtio-blk packed" ",packed=on"
 guest_blk "guest virtio-blk packed indirect_desc=off event_idx=off" ",packed=on,indirect_desc=off,event_idx=off"
 CONNS=2 guest_blk "guest boots twice on one vhost_dev (the frontend comes back)" "" net
 SEABIOS=1 guest_blk "guest with SeaBIOS, which drives the disk before Linux restarts it" ""
-guest_blk_restart
 if [ $FULL = 1 ]; then
 	guest_blk "guest virtio-blk split indirect_desc=off" ",indirect_desc=off"
 	guest_blk "guest virtio-blk split event_idx=off" ",event_idx=off"
