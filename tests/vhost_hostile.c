@@ -313,11 +313,16 @@ static int memfd(size_t size)
  * Negotiate features as a frontend would: VERSION_1 + PROTOCOL_FEATURES
  * (and for net, the control queue and MQ).
  */
-static void hello(int s)
+static void hello_protocol(int s, uint64_t protocol_features)
 {
 	send_plain(s, VHOST_USER_SET_OWNER);
 	send_u64(s, VHOST_USER_SET_FEATURES, dev->features);
-	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, 0);
+	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, protocol_features);
+}
+
+static void hello(int s)
+{
+	hello_protocol(s, 0);
 }
 
 static void start_dev(struct vh_dev *d, const char *prog)
@@ -1010,10 +1015,7 @@ static void ctrl_no_ack(int s, const struct vh_case *c)
 /* hello() with INFLIGHT_SHMFD negotiated. */
 static void hello_inflight(int s)
 {
-	send_plain(s, VHOST_USER_SET_OWNER);
-	send_u64(s, VHOST_USER_SET_FEATURES, (1ull << VIRTIO_F_VERSION_1) |
-		 (1ull << VHOST_USER_F_PROTOCOL_FEATURES));
-	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, VIRTIO_INFLIGHT_SHMFD);
+	hello_protocol(s, VIRTIO_INFLIGHT_SHMFD);
 }
 
 static void send_inflight(int s, uint32_t req, uint64_t size, uint64_t off,

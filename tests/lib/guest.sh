@@ -5,6 +5,13 @@
 # Used by tests/peers/run.sh and bench/vhost-guest.sh, from the top of the
 # tree.
 
+# The guest's build (a user's kernel, GUEST_KERNEL, tests/peers/guest-build.sh,
+# builds a guest of its own), and the disk the peer checks give it: its
+# size, its pattern's seed, and where the guest writes a pattern of its own.
+GUEST_DIR=${GUEST_DIR:-build-guest${GUEST_KERNEL:+-user}}
+DISK_BYTES=$((64 << 20))
+WRITE_OFF=$((8 << 20)) WRITE_LEN=$((4 << 20)) SEED=7 WSEED=99
+
 # guest_ready: 0 if the guest can boot here, else 1 with GUEST_WHY set.
 GUEST_OK=""
 guest_ready() {
@@ -31,6 +38,18 @@ guest_ready() {
 		return 1
 	fi
 	GUEST_OK=yes
+}
+
+# guest_ready_or_say NAME: guest_ready, or else NAME is a SKIP with the
+# reason (a FAIL with GUEST_KERNEL: a kernel the user gave must boot) and 1.
+guest_ready_or_say() {
+	guest_ready && return 0
+	if [ -n "${GUEST_KERNEL:-}" ]; then
+		fail "$1" "GUEST_KERNEL=$GUEST_KERNEL: $GUEST_WHY"
+	else
+		skip "$1" "$GUEST_WHY"
+	fi
+	return 1
 }
 
 # guest_cmd CMDLINE QEMU-ARGS...: the QEMU command line of a guest boot, in

@@ -25,9 +25,6 @@ RESTART_BAD='I/O error|blk_update_request|timed out|timeout|not a head|id [0-9]+
 set -u
 cd "$(dirname "$0")/../.."
 B=${1:-.}
-GUEST_DIR=${GUEST_DIR:-build-guest${GUEST_KERNEL:+-user}}
-DISK_BYTES=$((64 << 20))
-WRITE_OFF=$((8 << 20)) WRITE_LEN=$((4 << 20)) SEED=7 WSEED=99
 CHECK_PREFIX=${PEER_PREFIX:-}
 . tests/lib/result.sh
 . tests/lib/vhost-dev.sh
@@ -42,15 +39,7 @@ guest_blk_restart() {
 		fail "$name" "$VHOST_DEV is not built"
 		return
 	fi
-	if ! guest_ready; then
-		# A kernel the user gave that cannot boot is a failure.
-		if [ -n "${GUEST_KERNEL:-}" ]; then
-			fail "$name" "GUEST_KERNEL=$GUEST_KERNEL: $GUEST_WHY"
-		else
-			skip "$name" "$GUEST_WHY"
-		fi
-		return
-	fi
+	guest_ready_or_say "$name" || return
 	"$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" "$SEED" || { fail "$name" "mkdisk"; return; }
 	want_sum=$("$T/guest_io" sum "$T/disk.img" | awk '{ print $3 }')
 	if ! start_dev rs --type=blk --disk="$T/disk.img" --hold-after=100; then

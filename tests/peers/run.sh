@@ -23,11 +23,6 @@ FULL=0
 [ "${1:-}" = --full ] && { FULL=1; shift; }
 B=${1:-.}
 FRAMES=${PEER_FRAMES:-1000000}
-# A user's kernel (GUEST_KERNEL, guest-build.sh) builds a guest of its own.
-GUEST_DIR=${GUEST_DIR:-build-guest${GUEST_KERNEL:+-user}}
-DISK_BYTES=$((64 << 20))
-WRITE_OFF=$((8 << 20)) WRITE_LEN=$((4 << 20)) SEED=7 WSEED=99
-
 CHECK_PREFIX=${PEER_PREFIX:-}
 . tests/lib/result.sh
 . tests/lib/vhost-dev.sh
@@ -56,15 +51,7 @@ guest_blk() {
 	[[ $opts == *packed=on* ]] && want_packed=1
 	[[ $opts == *indirect_desc=off* ]] && want_ind=0
 	[[ $opts == *event_idx=off* ]] && want_evt=0
-	if ! guest_ready; then
-		# A kernel the user gave that cannot boot is a failure.
-		if [ -n "${GUEST_KERNEL:-}" ]; then
-			fail "$name" "GUEST_KERNEL=$GUEST_KERNEL: $GUEST_WHY"
-		else
-			skip "$name" "$GUEST_WHY"
-		fi
-		return
-	fi
+	guest_ready_or_say "$name" || return
 	if [ $want_packed = 1 ] && ! has_bit "$OFFERED" 34; then
 		skip "$name" "the host ring code ($HOST_IMPL vringh) has no $(bit_name 34)"
 		return
