@@ -70,18 +70,17 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-	enum { O_SOCKET = 256, O_CONNECT, O_TYPE, O_CONNS, O_NO_INDIRECT, O_NO_EVENT_IDX,
-	       O_NO_PACKED, O_NO_IN_ORDER, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE, O_HOLD,
+	enum { O_SOCKET = 256, O_CONNECT, O_TYPE, O_CONNS, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE, O_HOLD,
 	       O_NET, O_FRAMES, O_WINDOW, O_QUEUES, O_TORTURE, O_AFTER, O_LIST, O_VERSION, O_HELP };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "connect", no_argument, NULL, O_CONNECT },
 		{ "type", required_argument, NULL, O_TYPE },
 		{ "conns", required_argument, NULL, O_CONNS },
-		{ "no-indirect", no_argument, NULL, O_NO_INDIRECT },
-		{ "no-event-idx", no_argument, NULL, O_NO_EVENT_IDX },
-		{ "no-packed", no_argument, NULL, O_NO_PACKED },
-		{ "no-in-order", no_argument, NULL, O_NO_IN_ORDER },
+		{ "no-indirect", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_RING_F_INDIRECT_DESC },
+		{ "no-event-idx", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_RING_F_EVENT_IDX },
+		{ "no-packed", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_F_RING_PACKED },
+		{ "no-in-order", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_F_IN_ORDER },
 		{ "print-features", no_argument, NULL, O_PRINT },
 		{ "disk", required_argument, NULL, O_DISK },
 		{ "size", required_argument, NULL, O_SIZE },
@@ -103,7 +102,7 @@ int main(int argc, char **argv)
 	unsigned long conns = 0, size = 0, qsize = 128, frames = 1000000, window = 128, queues = 1;
 	bool connect_mode = false, print = false, have_size = false, have_frames = false,
 	     have_window = false, have_id = false, have_qsize = false;
-	uint64_t features = (1ull << VIRTIO_F_VERSION_1) |
+	u64 features = (1ull << VIRTIO_F_VERSION_1) |
 		(1ull << VIRTIO_RING_F_INDIRECT_DESC) | (1ull << VIRTIO_RING_F_EVENT_IDX);
 	static struct blk_model blk = { .fd = -1, .id = "rig-vhost-blk" };
 	static struct net_model net;
@@ -130,10 +129,6 @@ int main(int argc, char **argv)
 			if (!rig_parse_ulong(optarg, 1, 1000000, &conns))
 				rig_usage_error("--conns=%s: not a number from 1 to 1000000", optarg);
 			break;
-		case O_NO_INDIRECT: features &= ~(1ull << VIRTIO_RING_F_INDIRECT_DESC); break;
-		case O_NO_EVENT_IDX: features &= ~(1ull << VIRTIO_RING_F_EVENT_IDX); break;
-		case O_NO_PACKED: features &= ~(1ull << VIRTIO_F_RING_PACKED); break;
-		case O_NO_IN_ORDER: features &= ~(1ull << VIRTIO_F_IN_ORDER); break;
 		case O_PRINT: print = true; break;
 		case O_DISK: disk = optarg; break;
 		case O_SIZE:
@@ -186,8 +181,10 @@ int main(int argc, char **argv)
 		case O_VERSION: rig_print_version("vhost_dev"); return 0;
 		case 'h':
 		case O_HELP: fputs(usage_text, stdout); return 0;
-		default: rig_usage_error("unknown option, or one missing its value: %s",
-				     argv[optind - 1]);
+		default:	/* a feature, or what getopt refused */
+			if (!rig_feature_option(c, &features))
+				rig_usage_error("unknown option, or one missing its value: %s",
+						argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
