@@ -86,6 +86,7 @@ static bool irq;
 static char tokens[RIG_RING_MAX];
 static unsigned int ring_num;
 static unsigned long returned;
+static char *reap_token = tokens;	/* token_for(returned), kept as it runs */
 
 /*
  * --calls: every exported data-path call of the driver, each called by
@@ -146,8 +147,7 @@ static bool device_notify(struct virtqueue *vq __attribute__((unused)))
 			mockdev_use(&dev, id, in_bytes, count, ndesc);
 		}
 	} else {
-		while (mockdev_take(&dev, &id, &ndesc))
-			mockdev_use(&dev, id, 0, 1, ndesc);
+		mockdev_use_all(&dev, 0);
 	}
 	irq |= mockdev_publish(&dev);
 	return true;
@@ -156,21 +156,27 @@ static bool device_notify(struct virtqueue *vq __attribute__((unused)))
 /* The driver's interrupt handler: reap and check every used buffer. */
 static void driver_callback(struct virtqueue *vq)
 {
-	unsigned int len;
+	unsigned int len, want_len = in_order ? in_bytes : 0;
+	char *expect = reap_token, *tokens_end = tokens + ring_num;
+	unsigned long n = returned;
 	void *token;
 
 	do {
 		if (calls)
 			virtqueue_disable_cb(vq);
 		while ((token = virtqueue_get_buf(vq, &len))) {
-			CHECKF(token == token_for(returned),
+			CHECKF(token == expect,
 			       "buffer %lu came back as token %p, expected %p",
-			       returned, token, token_for(returned));
-			CHECKF(len == (in_order ? in_bytes : 0),
-			       "buffer %lu came back with len %u", returned, len);
-			returned++;
+			       n, token, token_for(n));
+			CHECKF(len == want_len,
+			       "buffer %lu came back with len %u", n, len);
+			n++;
+			if (++expect == tokens_end)
+				expect = tokens;
 		}
 	} while (calls && !virtqueue_enable_cb(vq));
+	returned = n;
+	reap_token = expect;
 }
 
 /* Ring full (or done): kick, let the device work, take its interrupt. */
@@ -208,6 +214,52 @@ static int add_in_turn(struct virtqueue *vq, unsigned long k,
 		return virtqueue_add_inbuf_ctx(vq, sgs[1], in_sg, token_for(k),
 					       &tokens[0], GFP_ATOMIC);
 	}
+}
+
+/*
+ * The timed loop: add @buffers buffers (fewer if interrupted) as @mode
+ * says, from @sgs[0] (@nsg entries, or @out_sg and @in_sg of @sgs[0] and
+ * @sgs[1] for add_sgs and --calls, whose add calls come in @kinds kinds),
+ * kicking and reaping each time the ring is full; how many it added.  A
+ * function of its own, so that its state stays in registers.
+ */
+static noinline unsigned long add_buffers(struct virtqueue *vq, enum mode mode,
+					  struct scatterlist *sgs[2],
+					  unsigned int nsg, unsigned int out_sg,
+					  unsigned int in_sg, unsigned int kinds,
+					  unsigned long buffers,
+					  struct rig_progress *progress)
+{
+	struct scatterlist *sg = sgs[0];
+	char *token = tokens, *tokens_end = tokens + ring_num;
+	unsigned long added = 0;
+
+	/* Ctrl-C is seen when the ring is full, as often as the device runs. */
+	while (added < buffers) {
+		int err;
+
+		if (mode == MODE_OUT)
+			err = virtqueue_add_outbuf(vq, sg, nsg, token, GFP_ATOMIC);
+		else if (mode == MODE_IN)
+			err = virtqueue_add_inbuf(vq, sg, nsg, token, GFP_ATOMIC);
+		else if (mode == MODE_MIXED)
+			err = virtqueue_add_sgs(vq, sgs, 1, 1, token, GFP_ATOMIC);
+		else
+			err = add_in_turn(vq, added, sgs, out_sg, in_sg, kinds);
+		if (likely(!err)) {
+			added++;
+			if (++token == tokens_end)
+				token = tokens;
+			continue;
+		}
+		CHECKF(err == -ENOSPC, "adding buffer %lu: error %d",
+		       added, err);
+		kick_and_reap(vq);
+		rig_progress_show(progress, added);
+		if (rig_interrupted)
+			break;
+	}
+	return added;
 }
 
 static void usage(void)
@@ -431,30 +483,8 @@ int main(int argc, char *argv[])
 	rig_catch_interrupt();
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (added = 0; added < buffers && !rig_interrupted; ) {
-		int err;
-
-		if (calls)
-			err = add_in_turn(vq, added, sgs, out_sg, in_sg,
-					  indirect ? 3 : 4);
-		else if (mode == MODE_OUT)
-			err = virtqueue_add_outbuf(vq, sg, nsg,
-						   token_for(added), GFP_ATOMIC);
-		else if (mode == MODE_IN)
-			err = virtqueue_add_inbuf(vq, sg, nsg,
-						  token_for(added), GFP_ATOMIC);
-		else
-			err = virtqueue_add_sgs(vq, sgs, 1, 1,
-						token_for(added), GFP_ATOMIC);
-		if (!err) {
-			added++;
-			continue;
-		}
-		CHECKF(err == -ENOSPC, "adding buffer %lu: error %d",
-		       added, err);
-		kick_and_reap(vq);
-		rig_progress_show(&progress, added);
-	}
+	added = add_buffers(vq, mode, sgs, nsg, out_sg, in_sg, indirect ? 3 : 4,
+			    buffers, &progress);
 	if (returned != added)
 		kick_and_reap(vq);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -35,68 +35,159 @@ void mockdev_want_kicks(struct mockdev *d)
 					       VRING_PACKED_EVENT_FLAG_ENABLE);
 }
 
-/* A packed descriptor is available in lap @wrap: AVAIL is @wrap, USED not. */
-static bool packed_avail(u16 flags, bool wrap)
+static __always_inline void write_used_packed(struct vring_packed_desc *e,
+					      u16 id, u32 len, u16 flags)
 {
-	return !!(flags & AVAIL_BIT) == wrap && !!(flags & USED_BIT) != wrap;
+	e->id = cpu_to_le16(id);
+	e->len = cpu_to_le32(len);
+	/* id and len before the flags that publish them. */
+	__atomic_store_n(&e->flags, cpu_to_le16(flags), __ATOMIC_RELEASE);
+}
+
+/*
+ * A packed ring offset, and the AVAIL and USED bits a descriptor there
+ * carries in the current lap: available (AVAIL is the wrap counter, USED
+ * not) for the device's next descriptor to take, used (both the wrap
+ * counter) for its next to write used.  A new lap flips both bits, either
+ * way, so a batch tests and writes flags without recomputing them.
+ */
+struct packed_pos {
+	unsigned int off;
+	u16 bits;
+};
+
+#define LAP_BITS	(AVAIL_BIT | USED_BIT)
+
+static inline struct packed_pos avail_pos(u16 off, bool wrap)
+{
+	return (struct packed_pos){ off, wrap ? AVAIL_BIT : USED_BIT };
+}
+
+static inline struct packed_pos used_pos(u16 off, bool wrap)
+{
+	return (struct packed_pos){ off, wrap ? LAP_BITS : 0 };
+}
+
+static __always_inline void packed_advance(struct packed_pos *p,
+					   unsigned int num)
+{
+	if (++p->off == num) {
+		p->off = 0;
+		p->bits ^= LAP_BITS;
+	}
+}
+
+/* Is a descriptor with @flags available at @p? */
+static inline bool packed_avail(u16 flags, const struct packed_pos *p)
+{
+	return (flags & LAP_BITS) == p->bits;
+}
+
+/* Where a chained list ends: its last descriptor, and how many it has. */
+struct packed_chain {
+	struct packed_pos last;
+	unsigned int n;
+};
+
+/*
+ * Follow the list at @p, whose first descriptor has NEXT set, to its last
+ * descriptor.  Out of line: a batch of single descriptors (indirect
+ * tables) keeps its registers.
+ */
+static noinline struct packed_chain follow_chain(struct vring_packed_desc *desc,
+						 unsigned int num,
+						 struct packed_pos p)
+{
+	struct packed_chain c = { p, 1 };
+	u16 f;
+
+	do {
+		CHECKF(++c.n <= num, "list at %u longer than the ring", p.off);
+		packed_advance(&c.last, num);
+		f = le16_to_cpu(__atomic_load_n(&desc[c.last.off].flags,
+						__ATOMIC_ACQUIRE));
+		/* a gap of Debian's 6.1 packed add that fails (tests/dma.c) */
+		CHECKF_GAP(packed_avail(f, &c.last),
+		           "descriptor %u of the list at %u not available",
+		           c.last.off, p.off);
+	} while (f & VRING_DESC_F_NEXT);
+	return c;
+}
+
+/*
+ * Take the list available at @p in @desc (@num long), moving @p past it.
+ * @p is the caller's copy of the device's offset and @desc and @num its
+ * copies of the ring's, so a batch keeps them all in registers.
+ */
+static __always_inline bool take_packed_at(struct vring_packed_desc *desc,
+					   unsigned int num,
+					   struct packed_pos *p, u16 *id,
+					   unsigned int *ndesc)
+{
+	unsigned int start = p->off;
+	u16 f;
+
+	f = le16_to_cpu(__atomic_load_n(&desc[p->off].flags, __ATOMIC_ACQUIRE));
+	if (!packed_avail(f, p))
+		return false;
+	*ndesc = 1;
+	if (unlikely(f & VRING_DESC_F_NEXT)) {
+		struct packed_chain c = follow_chain(desc, num, *p);
+
+		*p = c.last;
+		*ndesc = c.n;
+	}
+	*id = le16_to_cpu(desc[p->off].id);
+	CHECKF(*id < num, "list at %u has id %u", start, *id);
+	packed_advance(p, num);
+	return true;
 }
 
 static bool take_packed(struct mockdev *d, u16 *id, unsigned int *ndesc)
 {
-	struct vring_packed_desc *desc = d->ring.vring_packed.desc;
-	unsigned int num = d->ring.num, n = 1;
-	u16 off = d->avail_off, f;
-	bool wrap = d->avail_wrap;
+	struct packed_pos p = avail_pos(d->avail_off, d->avail_wrap);
 
-	f = le16_to_cpu(__atomic_load_n(&desc[off].flags, __ATOMIC_ACQUIRE));
-	if (!packed_avail(f, wrap))
+	if (!take_packed_at(d->ring.vring_packed.desc, d->ring.num, &p, id,
+			    ndesc))
 		return false;
-	while (f & VRING_DESC_F_NEXT) {
-		CHECKF(++n <= num, "list at %u longer than the ring",
-		       d->avail_off);
-		if (++off == num) {
-			off = 0;
-			wrap = !wrap;
-		}
-		f = le16_to_cpu(__atomic_load_n(&desc[off].flags,
-						__ATOMIC_ACQUIRE));
-		/* a gap of Debian's 6.1 packed add that fails (tests/dma.c) */
-		CHECKF_GAP(packed_avail(f, wrap),
-		           "descriptor %u of the list at %u not available",
-		           off, d->avail_off);
-	}
-	*id = le16_to_cpu(desc[off].id);
-	CHECKF(*id < num, "list at %u has id %u", d->avail_off, *id);
-	*ndesc = n;
-	if (++off == num) {
-		off = 0;
-		wrap = !wrap;
-	}
-	d->avail_off = off;
-	d->avail_wrap = wrap;
+	d->avail_off = p.off;
+	d->avail_wrap = p.bits == AVAIL_BIT;
 	return true;
+}
+
+/* The next available split entry's head, at the device's @slot. */
+static inline u16 take_split_head(struct mockdev *d, unsigned int slot)
+{
+	struct vring *vr = &d->ring.vring;
+	u16 head = virtio16_to_cpu(d->vdev, vr->avail->ring[slot]);
+
+	CHECKF(head < vr->num, "avail entry %u holds head %u",
+	       d->last_avail, head);
+	return head;
+}
+
+/* How many split entries the driver made available, checked. */
+static inline u16 split_avail_count(struct mockdev *d)
+{
+	struct vring *vr = &d->ring.vring;
+	u16 avail = virtio16_to_cpu(d->vdev, __atomic_load_n(&vr->avail->idx,
+							     __ATOMIC_ACQUIRE));
+	u16 count = avail - d->last_avail;
+
+	CHECKF(count <= vr->num,
+	       "avail idx %u is more than %u entries past the device's %u",
+	       avail, vr->num, d->last_avail);
+	return count;
 }
 
 bool mockdev_take(struct mockdev *d, u16 *id, unsigned int *ndesc)
 {
-	struct vring *vr = &d->ring.vring;
-	u16 avail, head;
-
 	if (d->ring.packed)
 		return take_packed(d, id, ndesc);
-	avail = virtio16_to_cpu(d->vdev, __atomic_load_n(&vr->avail->idx,
-							 __ATOMIC_ACQUIRE));
-	if (avail == d->last_avail)
+	if (!split_avail_count(d))
 		return false;
-	CHECKF((u16)(avail - d->last_avail) <= vr->num,
-	       "avail idx %u is more than %u entries past the device's %u",
-	       avail, vr->num, d->last_avail);
-	head = virtio16_to_cpu(d->vdev,
-			       vr->avail->ring[d->last_avail % vr->num]);
-	CHECKF(head < vr->num, "avail entry %u holds head %u",
-	       d->last_avail, head);
+	*id = take_split_head(d, d->last_avail % d->ring.vring.num);
 	d->last_avail++;
-	*id = head;
 	*ndesc = 1;
 	return true;
 }
@@ -117,14 +208,10 @@ unsigned int mockdev_take_all(struct mockdev *d, u16 *last_id,
 		}
 		return count;
 	}
-	avail = virtio16_to_cpu(d->vdev, __atomic_load_n(&vr->avail->idx,
-							 __ATOMIC_ACQUIRE));
-	count = (u16)(avail - d->last_avail);
+	count = split_avail_count(d);
 	if (!count)
 		return 0;
-	CHECKF(count <= vr->num,
-	       "avail idx %u is more than %u entries past the device's %u",
-	       avail, vr->num, d->last_avail);
+	avail = d->last_avail + count;
 	id = virtio16_to_cpu(d->vdev, vr->avail->ring[(u16)(avail - 1) % vr->num]);
 	CHECKF(id < vr->num, "avail entry %u holds head %u", (u16)(avail - 1), id);
 	d->last_avail = avail;
@@ -141,12 +228,7 @@ u16 mockdev_used_flags(bool wrap, u32 len)
 void mockdev_write_used_packed(struct mockdev *d, u16 off, u16 id, u32 len,
 			       u16 flags)
 {
-	struct vring_packed_desc *e = &d->ring.vring_packed.desc[off];
-
-	e->id = cpu_to_le16(id);
-	e->len = cpu_to_le32(len);
-	/* id and len before the flags that publish them. */
-	__atomic_store_n(&e->flags, cpu_to_le16(flags), __ATOMIC_RELEASE);
+	write_used_packed(&d->ring.vring_packed.desc[off], id, len, flags);
 }
 
 void mockdev_write_used(struct mockdev *d, unsigned int slot, u32 id,
@@ -165,24 +247,89 @@ void mockdev_set_used_idx(struct mockdev *d, u16 idx)
 			 __ATOMIC_RELEASE);
 }
 
+/*
+ * A packed used descriptor {@id, @len} at @u in @desc (@num long), moving
+ * @u (the caller's copy of the used offset) and @laps on by @ndesc offsets
+ * (at most @num).
+ */
+static __always_inline void use_packed_at(struct vring_packed_desc *desc,
+					  unsigned int num,
+					  struct packed_pos *u,
+					  unsigned long *laps, u16 id, u32 len,
+					  unsigned int ndesc)
+{
+	unsigned int off;
+
+	write_used_packed(&desc[u->off], id, len,
+			  u->bits | (len ? VRING_DESC_F_WRITE : 0));
+	off = u->off + ndesc;
+	if (off >= num) {
+		off -= num;
+		u->bits ^= LAP_BITS;
+		++*laps;
+	}
+	u->off = off;
+}
+
+static void use_packed(struct mockdev *d, u16 id, u32 len, unsigned int ndesc)
+{
+	struct packed_pos u = used_pos(d->used_off, d->used_wrap);
+
+	use_packed_at(d->ring.vring_packed.desc, d->ring.num, &u, &d->used_laps,
+		      id, len, ndesc % (d->ring.num + 1));
+	d->used_off = u.off;
+	d->used_wrap = u.bits;
+}
+
 void mockdev_use(struct mockdev *d, u16 id, u32 len, unsigned int count,
 		 unsigned int ndesc)
 {
-	unsigned int num = d->ring.num;
-
 	if (!d->ring.packed) {
 		mockdev_write_used(d, d->used_idx, id, len);
 		d->used_idx += count;
 		return;
 	}
-	mockdev_write_used_packed(d, d->used_off, id, len,
-				  mockdev_used_flags(d->used_wrap, len));
-	d->used_off += ndesc % (num + 1);
-	if (d->used_off >= num) {
-		d->used_off -= num;
-		d->used_wrap = !d->used_wrap;
-		d->used_laps++;
+	use_packed(d, id, len, ndesc);
+}
+
+unsigned int mockdev_use_all(struct mockdev *d, u32 len)
+{
+	struct vring *vr = &d->ring.vring;
+	unsigned int num = d->ring.num, count, i, a, u;
+	u16 id;
+
+	if (d->ring.packed) {
+		struct packed_pos p = avail_pos(d->avail_off, d->avail_wrap);
+		struct packed_pos up = used_pos(d->used_off, d->used_wrap);
+		struct vring_packed_desc *desc = d->ring.vring_packed.desc;
+		unsigned long laps = d->used_laps;
+
+		for (count = 0; take_packed_at(desc, num, &p, &id, &i); count++)
+			use_packed_at(desc, num, &up, &laps, id, len, i);
+		d->avail_off = p.off;
+		d->avail_wrap = p.bits == AVAIL_BIT;
+		d->used_off = up.off;
+		d->used_wrap = up.bits;
+		d->used_laps = laps;
+		return count;
 	}
+	count = split_avail_count(d);
+	/* Both slots run on with the entries: one division each per batch. */
+	a = d->last_avail % num;
+	u = d->used_idx % num;
+	for (i = 0; i < count; i++) {
+		vring_used_elem_t *e = &vr->used->ring[u];
+
+		e->id = cpu_to_virtio32(d->vdev, take_split_head(d, a));
+		e->len = cpu_to_virtio32(d->vdev, len);
+		d->last_avail++;
+		if (++a == num)
+			a = 0;
+		if (++u == num)
+			u = 0;
+	}
+	d->used_idx += count;
+	return count;
 }
 
 /* Ring positions count modulo twice the ring: laps with wrap 0 add num. */

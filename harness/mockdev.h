@@ -11,6 +11,8 @@
  *   mockdev_take_all() all of them (an in-order device's batch)
  *   mockdev_use()      one used entry for the oldest buffers taken and not
  *                      yet used (one, or an in-order batch)
+ *   mockdev_use_all()  take every available buffer and use each at once
+ *                      (what a device that completes in a batch does)
  *   mockdev_publish()  make the uses visible (split: the used index), ask
  *                      to be kicked at the next available entry (with
  *                      EVENT_IDX), and say whether the driver wants an
@@ -91,6 +93,12 @@ unsigned int mockdev_take_all(struct mockdev *d, u16 *last_id,
  */
 void mockdev_use(struct mockdev *d, u16 id, u32 len, unsigned int count,
 		 unsigned int ndesc);
+
+/*
+ * Take every available buffer and use each at once with length @len, as
+ * mockdev_take() and mockdev_use() would one by one; how many.
+ */
+unsigned int mockdev_use_all(struct mockdev *d, u32 len);
 
 /* See above.  True if the driver asked for an interrupt. */
 bool mockdev_publish(struct mockdev *d);

@@ -110,12 +110,18 @@ static inline size_t kmem_class_size(unsigned int cls)
 	return 1UL << (cls + KMEM_MIN_SHIFT);
 }
 
+/* The smallest class of at least size bytes (1 <= size <= KMEM_MAX_SIZE). */
+static inline unsigned int kmem_class_nonzero(size_t size)
+{
+	/* Sizes up to the smallest class's all have its highest bit. */
+	return 64 - __builtin_clzl((size - 1) | ((1UL << KMEM_MIN_SHIFT) - 1)) -
+	       KMEM_MIN_SHIFT;
+}
+
 /* The smallest class of at least size bytes (size <= KMEM_MAX_SIZE). */
 static inline unsigned int kmem_class(size_t size)
 {
-	if (size <= (1UL << KMEM_MIN_SHIFT))
-		return 0;
-	return 64 - __builtin_clzl(size - 1) - KMEM_MIN_SHIFT;
+	return size ? kmem_class_nonzero(size) : 0;
 }
 
 static void __attribute__((__noreturn__)) kmem_bug(const char *what, const void *p)
@@ -361,10 +367,12 @@ void *__kmalloc(size_t size, gfp_t gfp)
 	struct kmem_free *f;
 	unsigned int cls;
 
-	if (unlikely(__atomic_load_n(&kmem_slow, __ATOMIC_RELAXED) ||
-		     __kmalloc_fake || __kmalloc_arena || size > KMEM_MAX_SIZE))
+	/* One test for all: "|" where "||" would branch on each. */
+	if (unlikely(__atomic_load_n(&kmem_slow, __ATOMIC_RELAXED) |
+		     ((uintptr_t)__kmalloc_fake | (uintptr_t)__kmalloc_arena) |
+		     (size - 1 >= KMEM_MAX_SIZE)))	/* 0 too */
 		return kmem_alloc_slow(size, gfp);
-	cls = kmem_class(size);
+	cls = kmem_class_nonzero(size);
 	f = c->free[cls];
 	if (unlikely(!f))
 		return kmem_alloc_slow(size, gfp);
@@ -453,8 +461,9 @@ void kfree(const void *p)
 
 	if (unlikely(!p))
 		return;
-	if (unlikely(__atomic_load_n(&kmem_slow, __ATOMIC_RELAXED) ||
-		     __kfree_ignore_start || __kmalloc_fake || __kmalloc_arena)) {
+	if (unlikely(__atomic_load_n(&kmem_slow, __ATOMIC_RELAXED) |
+		     ((uintptr_t)__kfree_ignore_start | (uintptr_t)__kmalloc_fake |
+		      (uintptr_t)__kmalloc_arena))) {
 		kmem_free_slow(p);
 		return;
 	}
