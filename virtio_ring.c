@@ -263,6 +263,24 @@ static bool virtqueue_use_indirect(const struct vring_virtqueue *vq,
 }
 
 /*
+ * The scatterlist entry to add after @sg: NULL when @sg ends its list or
+ * there is no @room for more.  The loops over a buffer's entries step with
+ * it, checking the room for the first entry of each list before they start:
+ * sg_next()'s NULL and the bound are then tested in one place, where the
+ * entry's own flags are at hand.
+ */
+static __always_inline struct scatterlist *
+vring_sg_after(struct scatterlist *sg, bool room)
+{
+	if (sg_is_last(sg) || !room)
+		return NULL;
+	sg++;
+	if (unlikely(sg_is_chain(sg)))
+		sg = sg_chain_ptr(sg);
+	return sg;
+}
+
+/*
  * Fewer than @total_sg descriptors are free, either layout: -ENOSPC.  As
  * Linux does, a driver blocked on a full ring with output pending gets the
  * device prodded once more.
@@ -458,27 +476,29 @@ vring_fill_indirect_split(struct virtio_device *vdev, struct vring_desc *table,
 			  unsigned int out_sgs, unsigned int in_sgs,
 			  u64 *in_len)
 {
-	unsigned int n, count = 0;
+	struct vring_desc *d = table, *end = table + total_sg;
 	struct scatterlist *sg;
+	unsigned int n, count;
 	u64 bytes = 0;
 
-	for (n = 0; n < out_sgs + in_sgs; n++) {
+	for (n = 0; n < out_sgs + in_sgs && d < end; n++) {
 		u16 flags = VRING_DESC_F_NEXT;
 
 		if (n >= out_sgs)
 			flags |= VRING_DESC_F_WRITE;
-		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
-			struct vring_desc *d = &table[count++];
+		for (sg = sgs[n]; sg; sg = vring_sg_after(sg, d < end)) {
 			u32 len = sg->length;
 
 			d->addr = cpu_to_virtio64(vdev, sg_phys(sg));
 			d->len = cpu_to_virtio32(vdev, len);
 			d->flags = cpu_to_virtio16(vdev, flags);
-			d->next = cpu_to_virtio16(vdev, count);
+			d->next = cpu_to_virtio16(vdev, d + 1 - table);
+			d++;
 			if (flags & VRING_DESC_F_WRITE)
 				bytes += len;
 		}
 	}
+	count = d - table;
 	if (count)
 		table[count - 1].flags &=
 			cpu_to_virtio16(vdev, (u16)~VRING_DESC_F_NEXT);
@@ -539,12 +559,13 @@ virtqueue_add_split(struct vring_virtqueue *vq,
 	desc = split->vring.desc;
 	i = head;
 
-	for (n = 0; n < out_sgs + in_sgs; n++) {
+	for (n = 0; n < out_sgs + in_sgs && count < total_sg; n++) {
 		flags = VRING_DESC_F_NEXT;
 		if (n >= out_sgs)
 			flags |= VRING_DESC_F_WRITE;
 
-		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
+		for (sg = sgs[n]; sg;
+		     sg = vring_sg_after(sg, count < total_sg)) {
 			unsigned int next = extra[i].next;
 			u32 len = sg->length;
 
@@ -1340,27 +1361,29 @@ virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 	u16 head = packed->next_avail_idx, id = vring_id_packed(vq, head);
 	struct vring_desc_state_packed *state = &packed->desc_state[id];
 	u16 head_flags = VRING_DESC_F_INDIRECT | packed->avail_used_flags;
-	unsigned int n, count = 0;
+	struct vring_packed_desc *d = table, *end = table + total_sg;
 	struct scatterlist *sg;
+	unsigned int n, count;
 	u64 in_len = 0;
 
 	/* Entries are sequential; WRITE is their only flag (2.8.7, 2.8.19). */
-	for (n = 0; n < out_sgs + in_sgs; n++) {
+	for (n = 0; n < out_sgs + in_sgs && d < end; n++) {
 		u16 flags = n < out_sgs ? 0 : VRING_DESC_F_WRITE;
 
-		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
+		for (sg = sgs[n]; sg; sg = vring_sg_after(sg, d < end)) {
 			/* Not the device's yet: plain stores. */
-			struct vring_packed_desc *d = &table[count++];
 			u32 len = sg->length;
 
 			d->addr = cpu_to_le64(sg_phys(sg));
 			d->len = cpu_to_le32(len);
 			d->id = 0;
 			d->flags = cpu_to_le16(flags);
+			d++;
 			if (flags)
 				in_len += len;
 		}
 	}
+	count = d - table;
 
 	if (unlikely(!count)) {
 		kfree(table);
@@ -1430,10 +1453,11 @@ virtqueue_add_packed(struct vring_virtqueue *vq,
 	 * every one (the device reads it from the last, 2.8.6).  Past the
 	 * end of the ring the lap changes, and with it the AVAIL/USED bits.
 	 */
-	for (n = 0; n < out_sgs + in_sgs; n++) {
+	for (n = 0; n < out_sgs + in_sgs && count < total_sg; n++) {
 		u16 write = n < out_sgs ? 0 : VRING_DESC_F_WRITE;
 
-		for (sg = sgs[n]; sg && count < total_sg; sg = sg_next(sg)) {
+		for (sg = sgs[n]; sg;
+		     sg = vring_sg_after(sg, count < total_sg)) {
 			flags = avail_used_flags | write;
 			if (++count < total_sg)
 				flags |= VRING_DESC_F_NEXT;
@@ -1562,15 +1586,31 @@ static __always_inline void detach_buf_packed(struct vring_virtqueue *vq,
 	vring_put_state_packed(state, ctx);
 }
 
-/* Has the device marked the descriptor at @off used in lap @wrap? */
+/* Do a descriptor's @flags say used in lap @wrap: AVAIL and USED both @wrap? */
+static inline bool packed_flags_used(u16 flags, bool wrap)
+{
+	u16 both = 1 << VRING_PACKED_DESC_F_AVAIL | 1 << VRING_PACKED_DESC_F_USED;
+
+	return (flags & both) == (wrap ? both : 0);
+}
+
+/*
+ * Has the device marked the descriptor at @off used in lap @wrap?  Its
+ * flags, as read, go to *@flags.
+ */
+static inline bool vring_desc_used_packed(const struct vring_virtqueue *vq,
+					  u16 off, bool wrap, u16 *flags)
+{
+	*flags = le16_to_cpu(READ_ONCE(vq->packed.vring.desc[off].flags));
+	return packed_flags_used(*flags, wrap);
+}
+
 static bool is_used_desc_packed(const struct vring_virtqueue *vq, u16 off,
 				bool wrap)
 {
-	u16 flags = le16_to_cpu(READ_ONCE(vq->packed.vring.desc[off].flags));
-	bool avail = flags & (1 << VRING_PACKED_DESC_F_AVAIL);
-	bool used = flags & (1 << VRING_PACKED_DESC_F_USED);
+	u16 flags;
 
-	return avail == used && used == wrap;
+	return vring_desc_used_packed(vq, off, wrap, &flags);
 }
 
 /*
@@ -1617,19 +1657,20 @@ static bool vring_wrong_lap_packed(struct vring_virtqueue *vq, u16 off,
  * make our driver event write visible and look again, or the device could
  * miss it while we miss its used descriptor, and nobody would wake us.  A
  * batch of used buffers thus costs one full barrier, not one per buffer.
- * On true, the descriptor may be read (the read barrier is taken).
+ * On true, the descriptor may be read (the read barrier is taken), and
+ * *@flags holds the flags that said it is used.
  */
 static inline bool vring_used_ready_packed(struct vring_virtqueue *vq,
-					   u16 off, bool wrap)
+					   u16 off, bool wrap, u16 *flags)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 
-	if (!is_used_desc_packed(vq, off, wrap)) {
+	if (!vring_desc_used_packed(vq, off, wrap, flags)) {
 		if (!packed->driver_event_unfenced)
 			return vring_wrong_lap_packed(vq, off, wrap);
 		virtio_mb(vq->weak_barriers);
 		packed->driver_event_unfenced = false;
-		if (!is_used_desc_packed(vq, off, wrap))
+		if (!vring_desc_used_packed(vq, off, wrap, flags))
 			return vring_wrong_lap_packed(vq, off, wrap);
 	}
 
@@ -1656,18 +1697,18 @@ static inline void vring_used_event_next_packed(struct vring_virtqueue *vq,
 }
 
 /*
- * The used length at @off.  A used descriptor without VRING_DESC_F_WRITE
- * carries none: its length field is reserved and drivers ignore it (2.8.4).
- * DPDK's vhost leaves the driver's length there (an indirect table's
- * size, for one) when it uses a device-readable buffer.
+ * The used length at @off, whose used descriptor has @flags.  One without
+ * VRING_DESC_F_WRITE carries none: its length field is reserved and
+ * drivers ignore it (2.8.4).  DPDK's vhost leaves the driver's length
+ * there (an indirect table's size, for one) when it uses a
+ * device-readable buffer.
  */
-static u32 vring_used_len_packed(struct vring_virtqueue *vq, u16 off)
+static inline u32 vring_used_len_packed(struct vring_virtqueue *vq, u16 off,
+					u16 flags)
 {
-	struct vring_packed_desc *desc = &vq->packed.vring.desc[off];
-
-	if (!(le16_to_cpu(READ_ONCE(desc->flags)) & VRING_DESC_F_WRITE))
+	if (!(flags & VRING_DESC_F_WRITE))
 		return 0;
-	return le32_to_cpu(READ_ONCE(desc->len));
+	return le32_to_cpu(READ_ONCE(vq->packed.vring.desc[off].len));
 }
 
 static __always_inline void *
@@ -1680,15 +1721,15 @@ virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq, unsigned int *len,
 	u16 off = packed_off(last_used_idx);
 	bool wrap = packed_wrap(last_used_idx);
 	struct vring_desc_state_packed *state;
+	u16 id, flags;
 	u32 used_len;
 	void *data;
-	u16 id;
 
-	if (!vring_used_ready_packed(vq, off, wrap))
+	if (!vring_used_ready_packed(vq, off, wrap, &flags))
 		return NULL;
 
 	id = le16_to_cpu(READ_ONCE(packed->vring.desc[off].id));
-	used_len = vring_used_len_packed(vq, off);
+	used_len = vring_used_len_packed(vq, off, flags);
 
 	if (unlikely(id >= num)) {
 		vring_bad(vq, "used id %u out of range (ring %u)", id, num);
@@ -1738,12 +1779,13 @@ static bool vring_read_used_packed_in_order(struct vring_virtqueue *vq,
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	unsigned int num = packed->vring.num;
 	struct vring_desc_state_packed *state;
+	u16 flags;
 
-	if (!vring_used_ready_packed(vq, off, wrap))
+	if (!vring_used_ready_packed(vq, off, wrap, &flags))
 		return false;
 
 	*id = le16_to_cpu(READ_ONCE(packed->vring.desc[off].id));
-	*used_len = vring_used_len_packed(vq, off);
+	*used_len = vring_used_len_packed(vq, off, flags);
 
 	if (unlikely(*id >= num)) {
 		vring_bad(vq, "used id %u out of range (ring %u)", *id, num);
