@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/vringh.h>
+#include <linux/virtio_config.h>
 #include "vhost-user/inflight.h"
 
 #define INFLIGHT_VERSION	1
@@ -239,7 +240,7 @@ static int inflight_check(struct vub *vub, struct vub_queue *q)
 	s->checked = true;
 	if (q->index >= in->nqueues)
 		return inflight_err(vub, q, "it covers %u queues", in->nqueues);
-	if (q->vrh.packed) {
+	if (vub_has(vub, VIRTIO_F_RING_PACKED)) {
 		fprintf(stderr, "vhost-user: queue %u: inflight tracking covers split rings only: this packed ring is served untracked (a backend restart loses its requests in flight)\n",
 			q->index);
 		return 0;
