@@ -101,5 +101,6 @@ endif
 
 # kernel/ksrc.mk chooses the folder each build happens in.  When that is
 # not this one, it delegates every goal there and this make reads no rules.
+include $(srctree)/tests/check-modes.mk
 include $(srctree)/kernel/ksrc.mk
 include $(if $(RIG_DELEGATE),,$(srctree)/rules.mk)

@@ -93,26 +93,12 @@ clean:
 check: all fuzz-build
 	$(Q)$(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T)))
 
-# Sanitizer builds: each in its own folder, the whole check matrix there.
-# The sanitizer goes in CC, so that it compiles and links everything,
-# including what the checks build themselves (ab/ab.sh passes CC and
-# CFLAGS on).  A sanitizer finding exits with its own status, never the
-# status a usage-error check expects.
-SAN_CC_asan := -fsanitize=address -fno-omit-frame-pointer
-SAN_CC_ubsan := -fsanitize=undefined,alignment -fno-sanitize-recover=all
-SAN_CC_tsan := -fsanitize=thread
-check-asan check-ubsan check-tsan: check-%:
-	$(Q)ASAN_OPTIONS=exitcode=86:detect_leaks=1:abort_on_error=0 \
-	UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:halt_on_error=1 \
-	TSAN_OPTIONS=exitcode=88:halt_on_error=1:second_deadlock_stack=1 \
-	RIG_CHECK_MODE=$* $(MAKE) --no-print-directory O=build-$* \
-		CC='$(CC) $(SAN_CC_$*)' CFLAGS='-O1 -g' check
-
-# valgrind runs the single-threaded programs and the hostile and
-# allocation-failure cases of a plain -O1 build (tests/run-check.sh).
-check-valgrind:
-	$(Q)RIG_CHECK_MODE=valgrind $(MAKE) --no-print-directory O=build-valgrind \
-		CFLAGS='-O1 -g' check
+# Sanitizer and valgrind builds: each in its own folder, the check matrix
+# there (tests/check-modes.mk; valgrind runs the single-threaded programs
+# and the hostile and allocation-failure cases, tests/run-check.sh).
+$(CHECK_MODES): check-%:
+	$(Q)$(call check-mode-env,$*) $(MAKE) --no-print-directory O=build-$* \
+		CC='$(call check-mode-cc,$*)' CFLAGS='$(CHECK_MODE_CFLAGS)' check
 
 # ---- Fuzzing ----
 #   make fuzz [FUZZ_SECONDS=N]   every fuzz target for N s (default 60)
@@ -153,4 +139,4 @@ mutate:
 		$(if $(T),-t $(call shell-quote,$(value T)))
 
 .PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets \
-	check-asan check-ubsan check-tsan check-valgrind mutate
+	$(CHECK_MODES) mutate

@@ -48,7 +48,9 @@
  * (VHOST_TEST_SET_BACKEND -1), re-creates it and restarts the device at
  * avail index 0.  The test device checks that each buffer is one
  * readable part of some bytes, not its contents; the kernel's vhost
- * worker is a thread of its own, not pinned.  What the device does not
+ * worker is a thread of its own, pinned to the device's CPU as the device
+ * thread is (so is the thread that turns a kick into the worker's wake-up),
+ * and the program says so on stderr.  What the device does not
  * offer (VHOST_GET_FEATURES: no packed ring, no VIRTIO_F_IN_ORDER) is a
  * SKIP, and so is --device-bug: the test device is the tree's, unmodified,
  * with no bug to plant.  Without a kernel tree --vhost is a SKIP.
@@ -828,14 +830,16 @@ static void parse_options(int argc, char *argv[])
  * --vhost: open the kernel's vhost test device; SKIP if there is none, or
  * it lacks what was asked for.
  */
-static void vhost_open(void)
+static void vhost_open(int cpu_driver)
 {
 	const char *why;
 	u64 missing;
 
-	dev.core = vhost_core_open(VHOST_MEM_BYTES, &why);
+	dev.core = vhost_core_open(VHOST_MEM_BYTES, dev.cpu, &why);
 	if (!dev.core)
 		rig_skip("--vhost: %s", why);
+	fprintf(stderr, "virtio_test: --vhost: the driver on CPU %d, the vhost worker on CPU %d\n",
+		cpu_driver, dev.cpu);
 	missing = opt.features & ~vhost_core_features(dev.core);
 	if (opt.bug || missing)
 		vhost_core_close(dev.core);
@@ -879,7 +883,7 @@ int main(int argc, char *argv[])
 	rig_pin_thread(cpu_driver);
 
 	if (opt.vhost) {
-		vhost_open();
+		vhost_open(cpu_driver);
 		/* Page-aligned, in the device's memory, as is all the driver takes. */
 		ring = vhost_core_alloc(dev.core, rig_ring_bytes(RING_SIZE, opt.packed));
 		slots = vhost_core_alloc(dev.core, RING_SIZE * BUF_LEN);

@@ -413,7 +413,7 @@ int main(int argc, char *argv[])
 		const char *why;
 
 		core = vhost_core_open(rig_ring_bytes(num, packed) + nsg * SG_BYTES +
-				       num * nsg * 16 + VHOST_SLACK, &why);
+				       num * nsg * 16 + VHOST_SLACK, -1, &why);
 		if (!core)
 			rig_skip("--vhost: %s", why);
 		if (packed || in_order) {

@@ -51,10 +51,14 @@ ksrc/virtio_ring.o ksrc/vringh.o: $(RIG_CONFIG)
 # linux/ (the task, eventfd and poll shims in linux/task.c, linux/eventfd.c).
 # A tree without them (a copy of the ring files alone, tests/ksrc-patched.sh)
 # builds virtio_test without the core: --vhost is then a SKIP.
+# The worker's shim, linux/sched/vhost_task.h, declares vhost_task_create()
+# in the form the tree's vhost.c calls (kernel/ksrc-shim-header.sh).
 ifneq ($(and $(wildcard $(KSRC)/drivers/vhost/vhost.c),$(wildcard $(KSRC)/drivers/vhost/test.c)),)
 ksrc-vhost-headers := vhost_iotlb.h uapi/linux/vhost.h uapi/linux/vhost_types.h
 $(foreach h,$(ksrc-vhost-headers),\
 	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(notdir $(h))))
+$(shell $(srctree)/kernel/ksrc-shim-header.sh $(KSRC)/drivers/vhost/vhost.c \
+	sched/vhost_task.h ksrc/include/linux/sched/vhost_task.h)
 VHOST_CORE_OBJS := kernel/vhost_core.o kernel/vhost_core_serve.o \
 	linux/task.o linux/eventfd.o ksrc/vhost.o ksrc/vhost_test_mod.o
 # The tree's IOTLB (and its vhost_iotlb.h) for every program of this build,
@@ -70,4 +74,6 @@ ksrc/vhost.o ksrc/iotlb.o ksrc/vhost_test_mod.o: $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
+else
+$(shell rm -f ksrc/include/linux/sched/vhost_task.h)
 endif

@@ -9,6 +9,9 @@
 #   make KSRC=... GUEST=rig HOST=kernel      ours against the kernel's vringh.c,
 #                                            in build-rig-kernel/
 #   make check KSRC=...                      builds and checks all three
+#   make check-asan KSRC=... (-ubsan, -tsan, -valgrind)
+#                                            the same in build-asan-kernel/,
+#                                            build-asan-kernel-rig/, ...
 #   make O=dir ...                           any build in its own folder
 #   make ksrc-6.12                           extract Debian's linux-source-6.12
 #
@@ -84,11 +87,27 @@ endif
 endif
 
 # The folder a pairing builds in: build-kernel, build-<guest>-<host>, or
-# the top level for the rig's own code.
-rig-pairing-dir = $(if $(filter kernel-kernel,$(1)-$(2)),build-kernel,$(if $(filter kernel,$(1) $(2)),build-$(1)-$(2),.))
+# the top level for the rig's own code; under make check-MODE KSRC=,
+# build-MODE-kernel, build-MODE-<guest>-<host> (rig-build-prefix).
+rig-build-prefix ?= build
+rig-pairing-dir = $(if $(filter kernel-kernel,$(1)-$(2)),$(rig-build-prefix)-kernel,$(if $(filter kernel,$(1) $(2)),$(rig-build-prefix)-$(1)-$(2),.))
 
 rig-goals := $(or $(MAKECMDGOALS),all)
+rig-mode-goals := $(filter $(CHECK_MODES),$(rig-goals))
 
+ifneq ($(and $(KSRC),$(rig-mode-goals)),)
+# make check-MODE KSRC=... [GUEST= HOST=]: make check KSRC=... again, each
+# pairing built for MODE in a folder of its own (tests/check-modes.mk).
+ifneq ($(words $(rig-goals)),1)
+$(error make $(rig-mode-goals) KSRC=... runs alone, not with $(filter-out $(firstword $(rig-mode-goals)),$(rig-goals)))
+endif
+RIG_DELEGATE := 1
+$(rig-mode-goals): check-%:
+	$(Q)$(call check-mode-env,$*) $(MAKE) --no-print-directory check KSRC=$(KSRC) \
+		$(if $(rig-pairing-asked),GUEST=$(GUEST) HOST=$(HOST)) \
+		CC='$(call check-mode-cc,$*)' CFLAGS='$(CHECK_MODE_CFLAGS)' rig-build-prefix=build-$*
+.PHONY: $(rig-mode-goals)
+else
 ifneq ($(and $(KSRC),$(filter check,$(rig-goals)),$(if $(rig-pairing-asked),,yes)),)
 # `make check KSRC=...` without GUEST/HOST: all three pairings.
 ifdef O
@@ -140,6 +159,7 @@ check: $(rig-in-pairings)
 endif
 
 .PHONY: all check $(rig-other-goals) $(rig-in-pairings)
+endif
 endif
 
 endif

@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include "kernel/vhost_core.h"
 
-struct vhost_core *vhost_core_open(size_t mem_bytes, const char **why)
+struct vhost_core *vhost_core_open(size_t mem_bytes, int cpu, const char **why)
 {
 	(void)mem_bytes;
+	(void)cpu;
 	*why = "the kernel's vhost core is built only from a kernel tree that has it (make KSRC=/path/to/linux: drivers/vhost/vhost.c and test.c)";
 	return NULL;
 }

@@ -17,6 +17,7 @@
 #include <linux/kernel.h>
 #include <linux/file.h>
 #include <linux/miscdevice.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vhost.h>
@@ -74,7 +75,7 @@ static long core_ioctl(struct vhost_core *h, unsigned int cmd, void *arg, size_t
 	(int)__r;							\
 })
 
-struct vhost_core *vhost_core_open(size_t mem_bytes, const char **why)
+struct vhost_core *vhost_core_open(size_t mem_bytes, int cpu, const char **why)
 {
 	const struct miscdevice *misc = rig_misc_vhost_test_misc;
 	size_t table_bytes = sizeof(struct vhost_memory) + sizeof(struct vhost_memory_region);
@@ -117,6 +118,8 @@ struct vhost_core *vhost_core_open(size_t mem_bytes, const char **why)
 		goto fail_open;
 	}
 
+	/* The worker starts at VHOST_SET_OWNER, the poller at SET_VRING_KICK. */
+	rig_task_cpu(cpu);
 	*why = "VHOST_SET_OWNER failed";
 	if (core_ioctl(h, VHOST_SET_OWNER, NULL, 0))
 		goto fail_setup;

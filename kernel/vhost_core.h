@@ -25,8 +25,12 @@ struct vhost_dev;
 
 struct vhost_core;
 
-/* Open the device with @mem_bytes of guest memory; NULL and *@why if not. */
-struct vhost_core *vhost_core_open(size_t mem_bytes, const char **why);
+/*
+ * Open the device with @mem_bytes of guest memory, its threads (the vhost
+ * worker, the kick eventfd's poller) pinned to CPU @cpu, or -1 for where
+ * the caller may run; NULL and *@why if not.
+ */
+struct vhost_core *vhost_core_open(size_t mem_bytes, int cpu, const char **why);
 /* Release the file: the device stops and frees everything. */
 void vhost_core_close(struct vhost_core *h);
 

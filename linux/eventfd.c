@@ -31,6 +31,7 @@
 #include <linux/eventfd.h>
 #include <linux/file.h>
 #include <linux/poll.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 
@@ -162,7 +163,7 @@ static __poll_t eventfd_poll(struct file *file, struct poll_table_struct *pt)
 	if (ctx->stop_fd < 0) {
 		ctx->stop_fd = eventfd(0, EFD_CLOEXEC);
 		if (ctx->stop_fd < 0 ||
-		    pthread_create(&ctx->poller, NULL, poller, ctx)) {
+		    rig_thread_start(&ctx->poller, poller, ctx)) {
 			perror("eventfd_poll: starting the poller");
 			if (ctx->stop_fd >= 0)
 				close(ctx->stop_fd);

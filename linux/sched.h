@@ -46,6 +46,14 @@ void __set_task_state(struct task_struct *tsk, int state);
 void schedule(void);
 int wake_up_process(struct task_struct *tsk);
 
+/*
+ * Rig extension: the CPU every thread the shims start from now on (kthreads,
+ * vhost tasks, an eventfd's poller) is pinned to, or -1 for wherever the
+ * starting thread may run (the default).  rig_thread_start() starts one.
+ */
+void rig_task_cpu(int cpu);
+int rig_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
+
 #define cond_resched()		do { } while (0)
 #define need_resched()		false
 

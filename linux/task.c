@@ -100,6 +100,36 @@ int wake_up_process(struct task_struct *tsk)
 	return woke;
 }
 
+/* ---- where the shims' threads run ---- */
+
+static int task_cpu = -1;	/* atomic */
+
+void rig_task_cpu(int cpu)
+{
+	__atomic_store_n(&task_cpu, cpu, __ATOMIC_RELAXED);
+}
+
+int rig_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	int cpu = __atomic_load_n(&task_cpu, __ATOMIC_RELAXED);
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int err;
+
+	if (cpu < 0)
+		return pthread_create(thread, NULL, fn, arg);
+	err = pthread_attr_init(&attr);
+	if (err)
+		return err;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_create(thread, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
 /* ---- kthreads ---- */
 
 static void *kthread_main(void *arg)
@@ -130,7 +160,7 @@ struct task_struct *kthread_create(int (*threadfn)(void *data), void *data,
 	va_start(ap, namefmt);
 	vsnprintf(t->comm, sizeof(t->comm), namefmt, ap);
 	va_end(ap);
-	err = pthread_create(&t->thread, NULL, kthread_main, t);
+	err = rig_thread_start(&t->thread, kthread_main, t);
 	if (err) {
 		free(t);
 		return ERR_PTR(-err);
@@ -202,21 +232,42 @@ static int vhost_task_fn(void *data)
 	return 0;
 }
 
+#ifdef RIG_VHOST_TASK_SHOULD_STOP_ARGS
+#error "linux/task.c: this tree's vhost.c calls vhost_task_should_stop() (Linux 6.4's vhost_task, whose fn loops itself): not supported, only 6.5's form on and the kthread worker"
+#endif
+
+/* What a failed create returns: the form the tree's vhost.c tests for. */
+static struct vhost_task *vhost_task_failed(long err)
+{
+#ifdef RIG_VHOST_TASK_CREATE_ERR_PTR
+	return ERR_PTR(err);
+#else
+	(void)err;
+	return NULL;
+#endif
+}
+
+#if RIG_VHOST_TASK_CREATE_ARGS == 4
 struct vhost_task *vhost_task_create(bool (*fn)(void *), void (*handle_kill)(void *),
 				     void *arg, const char *name)
+#else
+struct vhost_task *vhost_task_create(bool (*fn)(void *), void *arg, const char *name)
+#endif
 {
 	struct vhost_task *vtsk = kzalloc(sizeof(*vtsk), GFP_KERNEL);
 	struct task_struct *t;
 
+#if RIG_VHOST_TASK_CREATE_ARGS == 4
 	(void)handle_kill;	/* nothing sends SIGKILL */
+#endif
 	if (!vtsk)
-		return ERR_PTR(-ENOMEM);
+		return vhost_task_failed(-ENOMEM);
 	vtsk->fn = fn;
 	vtsk->data = arg;
 	t = kthread_create(vhost_task_fn, vtsk, "%s", name);
 	if (IS_ERR(t)) {
 		kfree(vtsk);
-		return ERR_CAST(t);
+		return vhost_task_failed(PTR_ERR(t));
 	}
 	vtsk->task = t;
 	return vtsk;

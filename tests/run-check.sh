@@ -253,20 +253,23 @@ virtio_test_checks() {
 # the core does not offer (a packed ring, VIRTIO_F_IN_ORDER) and a bug
 # planted in the tree's own device are SKIPs whose reasons name the tree.
 # Then the hostile-ring and spec-rule cases against the core
-# (tests/vhost_core_hostile.c; a known gap is a TODO).
+# (tests/vhost_core_hostile.c; a known gap is a TODO).  Arguments: a
+# command to run each under (valgrind), then the name's prefix; BUFS may
+# be set for the call (valgrind: fewer, as each wake-up of the pinned
+# worker waits for its CPU).
 vhost_core_checks() {
-	local o
+	local o run=("${@:1:$#-1}") pre=${*: -1}
 	for o in "${VIRTIO_TEST[@]}"; do
-		expect "virtio_test --vhost --buf-num=$BUFS${o:+ $o}" 0 -- \
-			"$B/virtio_test" --vhost --buf-num="$BUFS" $o
+		expect "${pre}virtio_test --vhost --buf-num=$BUFS${o:+ $o}" 0 -- \
+			"${run[@]}" "$B/virtio_test" --vhost --buf-num="$BUFS" $o
 	done
 	for o in --packed --in-order; do
-		expect "virtio_test --vhost $o --buf-num=$BUFS" 0 -- \
-			"$B/virtio_test" --vhost $o --buf-num="$BUFS"
+		expect "${pre}virtio_test --vhost $o --buf-num=$BUFS" 0 -- \
+			"${run[@]}" "$B/virtio_test" --vhost $o --buf-num="$BUFS"
 	done
-	expect "virtio_test --vhost --device-bug=wrong-id" 3 -- \
-		"$B/virtio_test" --vhost --buf-num="$BUFS" --device-bug=wrong-id
-	case_checks tests/vhost_core_hostile "vhost core hostile"
+	expect "${pre}virtio_test --vhost --device-bug=wrong-id" 3 -- \
+		"${run[@]}" "$B/virtio_test" --vhost --buf-num="$BUFS" --device-bug=wrong-id
+	case_checks tests/vhost_core_hostile "${pre}vhost core hostile" "${run[@]}"
 }
 
 # vring_bench --packed and --in-order: every buffer comes back.
@@ -528,7 +531,10 @@ peer_checks() {
 # on and off; packed with --indirect, one descriptor a buffer, as the
 # planted count of buffers is one of descriptors there).  Extra work
 # planted in the kernel's vhost_get_vq_desc() is a regression of the
-# vhost-core row (tests/vhost-core-regress.sh).
+# vhost-core row (tests/vhost-core-regress.sh).  A tree whose vhost.c
+# calls vhost_task_create() as 6.5 to 6.10 did (three arguments, NULL on
+# failure) builds and runs virtio_test --vhost: the worker's shim takes
+# the form the tree calls (kernel/ksrc-features.sh).
 ksrc_patched_checks() {
 	local ksrc
 	ksrc=$(sed -n 's/^KSRC=\([^ ]*\) .*/\1/p' "$B/.rig-config" 2>/dev/null)
@@ -547,6 +553,14 @@ ksrc_patched_checks() {
 		"--parallel --xfers=$XFERS" "--parallel --xfers=$XFERS --event-idx" \
 		"--parallel --xfers=$XFERS --packed --indirect" \
 		"--parallel --xfers=$XFERS --packed --indirect --event-idx"
+	if grep -q 'vhost_task_create(' "$ksrc/drivers/vhost/vhost.c" 2>/dev/null; then
+		# shellcheck disable=SC2016
+		LONG=1 expect "virtio_test --vhost, vhost.c + vhost-task-3args.edit: the 6.5-6.10 vhost_task_create() form" 0 \
+			err='^spurious wakeups: 0x[0-9a-f]+ started=0x4000 completed=0x4000$' -- \
+			tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/vhost-task-3args.edit "$guest" "$host" \
+			virtio_test -- sh -c 'grep -qx "#define RIG_VHOST_TASK_CREATE_ARGS 3" "$1" &&
+				./virtio_test --vhost --buf-num=0x4000 --reset' sh ksrc/include/linux/sched/vhost_task.h
+	fi
 	# The vhost-core row of ab/count.sh (make count, make regress): the
 	# same build counted twice is ok; a copy of the tree whose
 	# vhost_get_vq_desc() does extra work is a regression.
@@ -603,7 +617,10 @@ if [ -n "$KSRC" ]; then
 	# themselves run in the top-level make check; the peers run once, in
 	# the first pairing with the kernel's vringh, and the frontend's peers
 	# in the first with the kernel's virtio_ring.
-	MODE=plain peers='' frontend=''
+	# In a sanitizer or valgrind build (make check-asan KSRC=, ...): the
+	# ring checks (valgrind's own) and the vhost core's, nothing that
+	# starts a peer or builds a tree of its own.
+	MODE=$(check_mode) peers='' frontend=''
 	for B; do
 		if ! v=$("$B/vringh_test" --version 2>&1); then
 			fail_check "$B: vringh_test --version" "$v"
@@ -612,9 +629,19 @@ if [ -n "$KSRC" ]; then
 		guest=$(sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p' <<<"$v")
 		host=$(sed -n 's/.*host ring code: \([^,;]*\);.*/\1/p' <<<"$v")
 		PREFIX="[$guest/$host] "
+		if [ "$MODE" = valgrind ]; then
+			valgrind_checks
+			[ "$host" = kernel ] && BUFS=0x200 vhost_core_checks "${VALGRIND[@]}" "valgrind "
+			continue
+		fi
 		ring_checks
 		# The vhost core is the same in every pairing: with each driver.
-		[ "$host" = kernel ] && vhost_core_checks
+		[ "$host" = kernel ] && vhost_core_checks ""
+		if [ "$MODE" != plain ]; then
+			[ "$host" = kernel ] && [ -z "$peers" ] && peers=1 &&
+				skip_check "peers, callgrind and patched trees" "not in a $MODE build (make check KSRC=)"
+			continue
+		fi
 		if [ "$host" = kernel ] && [ -z "$peers" ]; then
 			peers=1
 			LONG=1 peer_checks
