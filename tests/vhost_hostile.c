@@ -910,14 +910,15 @@ static void queue_num_is(int s, const struct vh_case *c)
 }
 
 /*
- * One command on the net device's control queue (index 4): class @cls,
+ * One command on the net device's control queue (index 4; 2 once MQ is
+ * dropped from the features, @no_mq): class @cls,
  * command @cmd, and @dlen bytes of @data in one readable descriptor, then
  * a writable ack byte unless @no_ack.  The device must use the buffer and
  * ack @want (VIRTIO_NET_OK 0, VIRTIO_NET_ERR 1); with @no_ack, use it
  * writing nothing.
  */
-static void ctrl_command(int s, uint8_t cls, uint8_t cmd, const void *data, uint32_t dlen,
-			 bool no_ack, uint8_t want)
+static void ctrl_command(int s, bool no_mq, uint8_t cls, uint8_t cmd, const void *data,
+			 uint32_t dlen, bool no_ack, uint8_t want)
 {
 	uint8_t *g = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
 	volatile uint8_t *ack;
@@ -926,6 +927,8 @@ static void ctrl_command(int s, uint8_t cls, uint8_t cmd, const void *data, uint
 	if (g == MAP_FAILED)
 		give_up("vhost_hostile: mmap");
 	memset(g, 0, MEM_SIZE);
+	if (no_mq)
+		send_u64(s, VHOST_USER_SET_FEATURES, dev->features & ~(1ull << VIRTIO_NET_F_MQ));
 	send_good_table(s);
 	vring_init(&vr, 8, g, 4096);
 	g[0x8000] = cls;
@@ -944,7 +947,7 @@ static void ctrl_command(int s, uint8_t cls, uint8_t cmd, const void *data, uint
 	}
 	vr.avail->ring[0] = 0;
 	vr.avail->idx = 1;
-	if (!run_ring(s, 4, g, &vr, true))
+	if (!run_ring(s, no_mq ? 2 : 4, g, &vr, true))
 		case_problem = "the control command was not used";
 	else if (no_ack ? vr.used->ring[0].len != 0 : *ack != want)
 		case_problem = no_ack ? "a used length for a buffer with no room" :
@@ -956,7 +959,7 @@ static void ctrl_command(int s, uint8_t cls, uint8_t cmd, const void *data, uint
 
 static void ctrl_pairs(int s, uint16_t pairs, uint8_t want)
 {
-	ctrl_command(s, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, false, want);
+	ctrl_command(s, false, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, false, want);
 }
 
 static void ctrl_pairs_two(int s, const struct vh_case *c)
@@ -982,7 +985,7 @@ static void ctrl_pairs_short(int s, const struct vh_case *c)
 	uint8_t one = 2;
 
 	(void)c;
-	ctrl_command(s, VIRTIO_NET_CTRL_MQ, 0, &one, 1, false, 1);
+	ctrl_command(s, false, VIRTIO_NET_CTRL_MQ, 0, &one, 1, false, 1);
 }
 
 /* Class 0 (VIRTIO_NET_CTRL_RX), command 0 (promiscuous): not offered. */
@@ -991,7 +994,7 @@ static void ctrl_rx_mode(int s, const struct vh_case *c)
 	uint8_t on = 1;
 
 	(void)c;
-	ctrl_command(s, 0, 0, &on, 1, false, 1);
+	ctrl_command(s, false, 0, 0, &on, 1, false, 1);
 }
 
 static void ctrl_no_ack(int s, const struct vh_case *c)
@@ -999,7 +1002,16 @@ static void ctrl_no_ack(int s, const struct vh_case *c)
 	uint16_t pairs = 1;
 
 	(void)c;
-	ctrl_command(s, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, true, 0);
+	ctrl_command(s, false, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, true, 0);
+}
+
+/* CTRL_VQ without MQ: the control queue is 2, and it has no pairs to set. */
+static void ctrl_without_mq(int s, const struct vh_case *c)
+{
+	uint16_t pairs = 1;
+
+	(void)c;
+	ctrl_command(s, true, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, false, 1);
 }
 
 /*
@@ -1243,6 +1255,9 @@ static const struct vh_case cases[] = {
 	  .send = ctrl_rx_mode, .want = "class and command not supported", .stays = true },
 	{ "ctrl command without a writable ack byte (used, 0 bytes)", .net = true,
 	  .hello = true, .send = ctrl_no_ack, .want = "no writable ack byte", .stays = true },
+	{ "ctrl VQ_PAIRS_SET on queue 2, CTRL_VQ without MQ (VIRTIO_NET_ERR)", .net = true,
+	  .hello = true, .send = ctrl_without_mq,
+	  .want = "VQ_PAIRS_SET without VIRTIO_NET_F_MQ negotiated", .stays = true },
 
 	/* Bounds at their edges: the largest value accepted (.want NULL). */
 	{ "edge: memory table with 8 regions", .hello = true,

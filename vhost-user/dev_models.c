@@ -367,10 +367,31 @@ static bool net_has_ctrl(const struct net_model *n)
 	return n->pairs > 1;
 }
 
-/* The control queue's index: after the last pair's. */
-static unsigned int net_ctrl_index(const struct net_model *n)
+/* The pairs the negotiated device has: all with MQ, else one. */
+static unsigned int net_pairs(struct vub *vub, const struct net_model *n)
 {
-	return 2 * n->pairs;
+	return vub_has(vub, VIRTIO_NET_F_MQ) ? n->pairs : 1;
+}
+
+/*
+ * What queue @index is to the negotiated device (virtio 5.1.2): receive
+ * 2p and transmit 2p + 1 of pair p (*@pair) for each pair, then the
+ * control queue if VIRTIO_NET_F_CTRL_VQ was negotiated (index 2 without
+ * MQ).  A queue past those is no part of the device: never served.
+ */
+enum net_role { NET_PAIR, NET_CTRL, NET_NONE };
+
+static enum net_role net_role(struct vub *vub, const struct net_model *n,
+			      unsigned int index, unsigned int *pair)
+{
+	unsigned int pairs = net_pairs(vub, n);
+
+	*pair = index / 2;
+	if (index < 2 * pairs)
+		return NET_PAIR;
+	if (index == 2 * pairs && net_has_ctrl(n) && vub_has(vub, VIRTIO_NET_F_CTRL_VQ))
+		return NET_CTRL;
+	return NET_NONE;
 }
 
 /*
@@ -381,7 +402,7 @@ static unsigned int net_pairs_in_use(struct vub *vub, const struct net_model *n)
 {
 	if (vub_has(vub, VIRTIO_NET_F_CTRL_VQ) && vub_has(vub, VIRTIO_NET_F_MQ))
 		return n->active_pairs;
-	return n->pairs;
+	return net_pairs(vub, n);
 }
 
 /* Pair @p's two queues both run. */
@@ -607,6 +628,8 @@ static long net_ctrl_one(struct vub *vub, struct vub_queue *q)
 		why = "no 2-byte class and command";
 	else if (hdr[0] != VIRTIO_NET_CTRL_MQ || hdr[1] != VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET)
 		why = "class and command not supported";
+	else if (!vub_has(vub, VIRTIO_NET_F_MQ))
+		why = "VQ_PAIRS_SET without VIRTIO_NET_F_MQ negotiated";
 	else if (vringh_iov_pull_user(&q->riov, &pairs, 2) != 2)
 		why = "VQ_PAIRS_SET without its 2-byte pair count";
 	else if (le16toh(pairs) < 1 || le16toh(pairs) > n->pairs)
@@ -631,11 +654,18 @@ static long net_ctrl_one(struct vub *vub, struct vub_queue *q)
 static void net_kick(struct vub *vub, struct vub_queue *q)
 {
 	struct net_model *n = vub->dev->priv;
+	unsigned int p;
 
-	if (net_has_ctrl(n) && q->index == net_ctrl_index(n))
+	switch (net_role(vub, n, q->index, &p)) {
+	case NET_CTRL:
 		serve_queue(vub, q, net_ctrl_one, n->torture);
-	else
-		net_serve_pair(vub, n, q->index / 2);
+		break;
+	case NET_PAIR:
+		net_serve_pair(vub, n, p);
+		break;
+	case NET_NONE:
+		break;
+	}
 	if (n->mode == NET_SOURCE && n->frames && !n->done && n->returned >= n->frames) {
 		n->done = true;
 		net_model_report(n, n->report ? n->report : stdout);
@@ -659,7 +689,7 @@ static void net_tick(struct vub *vub)
 			n->probes++;
 		}
 	}
-	for (p = 0; p < n->pairs; p++)
+	for (p = 0; p < net_pairs(vub, n); p++)
 		net_kick(vub, &vub->q[2 * p + 1]);
 }
 
@@ -669,11 +699,16 @@ static void net_stop(struct vub *vub, struct vub_queue *q)
 	struct net_pair *pr;
 	unsigned int p;
 
-	if (net_has_ctrl(n) && q->index == net_ctrl_index(n)) {
+	switch (net_role(vub, n, q->index, &p)) {
+	case NET_CTRL:
 		n->active_pairs = 1;	/* a driver that comes back starts anew */
 		return;
+	case NET_NONE:
+		return;
+	case NET_PAIR:
+		break;
 	}
-	pr = &n->pair[q->index / 2];
+	pr = &n->pair[p];
 	if (q->index % 2 == 0 && pr->rx_pending) {
 		vringh_abandon_user(&q->vrh, 1);
 		pr->rx_pending = false;
