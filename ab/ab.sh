@@ -56,8 +56,7 @@ while getopts :n:m:g:jp:c:Bh opt; do
 	p) plot=$OPTARG ;;
 	c) compare=$OPTARG ;;
 	B) build_only=1 ;;
-	:) usage "-$OPTARG needs a value" ;;
-	*) usage "unknown option -$OPTARG" ;;
+	*) bad_option "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -42,8 +42,7 @@ while getopts :r:s:h opt; do
 	   '' | 0?* | *[!0-9]*) usage "-s: '$OPTARG' is not a whole number" ;;
 	   esac
 	   steps=$OPTARG ;;
-	:) usage "-$OPTARG needs a value" ;;
-	*) usage "unknown option -$OPTARG" ;;
+	*) bad_option "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

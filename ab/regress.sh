@@ -86,8 +86,7 @@ while getopts :n:m:x:i:d:w:j:TCk:K:p:h opt; do
 	j) json=$OPTARG ;;
 	T) counts= ;;
 	C) whole= ;;
-	:) usage "-$OPTARG needs a value" ;;
-	*) usage "unknown option -$OPTARG" ;;
+	*) bad_option "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -64,8 +64,7 @@ while getopts :k:K:p:n:x:i:Wj:P:h opt; do
 	   esac
 	   command -v gnuplot >/dev/null 2>&1 ||
 		usage "-P needs gnuplot (Debian: apt-get install gnuplot-nox)" ;;
-	:) usage "-$OPTARG needs a value" ;;
-	*) usage "unknown option -$OPTARG" ;;
+	*) bad_option "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -50,8 +50,7 @@ while getopts :m:t:s:c:lh opt; do
 	s) seconds s "$OPTARG"; bound=$OPTARG ;;
 	c) seconds c "$OPTARG"; check_bound=$OPTARG ;;
 	l) list=1 ;;
-	:) usage "-$OPTARG needs a value" ;;
-	*) usage "unknown option -$OPTARG" ;;
+	*) bad_option "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))

@@ -18,3 +18,11 @@ usage() {
 	echo "try '${USAGE_HELP:?} -h'" >&2
 	exit 2
 }
+
+# bad_option OPT: the usage error for what getopts (with a leading ':' in
+# its option string) set OPT to: ':' an option missing its value, else an
+# option it does not know.
+bad_option() {
+	[ "$1" = : ] && usage "-$OPTARG needs a value"
+	usage "unknown option -$OPTARG"
+}
