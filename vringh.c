@@ -36,6 +36,7 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vhost_iotlb.h>
 #include <linux/virtio_ring.h>
 #include <linux/vringh.h>
 #include <uapi/linux/virtio_config.h>
@@ -67,9 +68,11 @@ struct vringh_access {
 	int (*get16)(const struct vringh *vrh, u16 *val, const __virtio16 *p);
 	int (*put16)(const struct vringh *vrh, __virtio16 *p, u16 val);
 	/* @src is shared memory: descriptors, indirect tables, buffers. */
-	int (*copy_in)(void *dst, const void *src, size_t len);
+	int (*copy_in)(void *dst, const void *src, size_t len,
+		       const struct vringh *vrh);
 	/* @dst is shared memory: used elements, buffers. */
-	int (*copy_out)(void *dst, const void *src, size_t len);
+	int (*copy_out)(void *dst, const void *src, size_t len,
+			const struct vringh *vrh);
 };
 
 static int vringh_get16_user(const struct vringh *vrh, u16 *val,
@@ -90,14 +93,16 @@ static int vringh_put16_user(const struct vringh *vrh, __virtio16 *p, u16 val)
 	return 0;
 }
 
-static int vringh_copy_in_user(void *dst, const void *src, size_t len)
+static int vringh_copy_in_user(void *dst, const void *src, size_t len,
+			       const struct vringh *vrh __always_unused)
 {
 	if (copy_from_user(dst, (__force const void __user *)src, len))
 		return -EFAULT;
 	return 0;
 }
 
-static int vringh_copy_out_user(void *dst, const void *src, size_t len)
+static int vringh_copy_out_user(void *dst, const void *src, size_t len,
+				const struct vringh *vrh __always_unused)
 {
 	if (copy_to_user((__force void __user *)dst, src, len))
 		return -EFAULT;
@@ -124,7 +129,8 @@ static int vringh_put16_kern(const struct vringh *vrh, __virtio16 *p, u16 val)
 	return 0;
 }
 
-static int vringh_copy_kern(void *dst, const void *src, size_t len)
+static int vringh_copy_kern(void *dst, const void *src, size_t len,
+			    const struct vringh *vrh __always_unused)
 {
 	memcpy(dst, src, len);
 	return 0;
@@ -135,6 +141,182 @@ static const struct vringh_access vringh_kern_access = {
 	.put16		= vringh_put16_kern,
 	.copy_in	= vringh_copy_kern,
 	.copy_out	= vringh_copy_kern,
+};
+
+/*
+ * The IOTLB flavour: every address, of the ring and in its descriptors, is
+ * an I/O address, looked up in vrh->iotlb at each access.  A range may be
+ * several maps; each map gives a host address (a physical address, or with
+ * vrh->use_va a user address) and permissions.  As in Linux 6.12's vringh,
+ * a ring word (an index, flags, an avail entry, an event index) that no
+ * map holds is refused with -EINVAL, one whose map lacks the permission
+ * with -EPERM; any other copy (descriptors, tables, used elements, buffer
+ * bytes) that cannot be made whole fails with -EFAULT.
+ */
+
+/*
+ * The map holding I/O address @io: *@host is the host address there and
+ * *@part (cut from @len, not zero) how many bytes from @io it holds.
+ */
+static int vringh_iotlb_lookup(const struct vringh *vrh, u64 io, u64 len,
+			       u32 perm, u64 *host, u64 *part)
+{
+	struct vhost_iotlb_map *map;
+	u64 start = 0, last = 0, addr = 0, end;
+	u32 map_perm = 0;
+	bool found;
+
+	if (unlikely(!vrh->iotlb)) {
+		vringh_bad("I/O address 0x%llx: no IOTLB was set (vringh_set_iotlb)",
+			   (unsigned long long)io);
+		return -EINVAL;
+	}
+	if (unlikely(check_add_overflow(io, len - 1, &end))) {
+		vringh_bad("%llu bytes at I/O address 0x%llx run past the end of the address space",
+			   (unsigned long long)len, (unsigned long long)io);
+		return -EINVAL;
+	}
+
+	spin_lock(vrh->iotlb_lock);
+	map = vhost_iotlb_itree_first(vrh->iotlb, io, end);
+	found = map && map->start <= io;
+	if (found) {
+		start = map->start;
+		last = map->last;
+		addr = map->addr;
+		map_perm = map->perm;
+	}
+	spin_unlock(vrh->iotlb_lock);
+
+	if (unlikely(!found)) {
+		vringh_bad("I/O address 0x%llx is not mapped (%llu bytes wanted from there)",
+			   (unsigned long long)io, (unsigned long long)len);
+		return -EINVAL;
+	}
+	if (unlikely(!(map_perm & perm))) {
+		vringh_bad("I/O address 0x%llx is mapped %s: the access needs %s",
+			   (unsigned long long)io,
+			   map_perm & VHOST_MAP_WO ? "write-only" :
+			   map_perm & VHOST_MAP_RO ? "read-only" : "without access",
+			   perm == VHOST_MAP_WO ? "write" : "read");
+		return -EPERM;
+	}
+	/* Compare with the room left, minus one: cannot overflow. */
+	*part = len - 1 > last - io ? last - io + 1 : len;
+	if (unlikely(check_add_overflow(addr, io - start, host) ||
+		     check_add_overflow(*host, *part - 1, &end) ||
+		     (u64)(unsigned long)end != end)) {
+		vringh_bad("I/O address 0x%llx maps beyond the host's addresses (map at 0x%llx to 0x%llx)",
+			   (unsigned long long)io, (unsigned long long)start,
+			   (unsigned long long)addr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Copy @len bytes between @buf and I/O address @io, map by map. */
+static int vringh_iotlb_copy(const struct vringh *vrh, u64 io, void *buf,
+			     size_t len, bool to_io)
+{
+	while (len) {
+		u64 host, part;
+		int err;
+
+		err = vringh_iotlb_lookup(vrh, io, len,
+					  to_io ? VHOST_MAP_WO : VHOST_MAP_RO,
+					  &host, &part);
+		if (err)
+			return err;
+		if (vrh->use_va) {
+			void __user *u = (void __user *)(unsigned long)host;
+
+			if (to_io ? copy_to_user(u, buf, part) :
+				    copy_from_user(buf, u, part)) {
+				vringh_bad("I/O address 0x%llx: cannot %s %llu bytes at user address 0x%llx",
+					   (unsigned long long)io,
+					   to_io ? "write" : "read",
+					   (unsigned long long)part,
+					   (unsigned long long)host);
+				return -EFAULT;
+			}
+		} else if (to_io) {
+			memcpy(phys_to_virt(host), buf, part);
+		} else {
+			memcpy(buf, phys_to_virt(host), part);
+		}
+		io += part;
+		buf = (char *)buf + part;
+		len -= part;
+	}
+	return 0;
+}
+
+/* A ring word in one map is one access; one across two maps, bytes. */
+static int vringh_get16_iotlb(const struct vringh *vrh, u16 *val,
+			      const __virtio16 *p)
+{
+	u64 io = (unsigned long)p, host, part;
+	__virtio16 v = 0;
+	int err;
+
+	err = vringh_iotlb_lookup(vrh, io, sizeof(v), VHOST_MAP_RO, &host,
+				  &part);
+	if (err)
+		return err;
+	if (part < sizeof(v) || !IS_ALIGNED(host, sizeof(v)))
+		err = vringh_iotlb_copy(vrh, io, &v, sizeof(v), false);
+	else if (vrh->use_va)
+		err = get_user(v, (__virtio16 __user *)(unsigned long)host) ?
+		      -EFAULT : 0;
+	else
+		v = READ_ONCE(*(__virtio16 *)phys_to_virt(host));
+	if (err)
+		return err;
+	*val = vringh16_to_cpu(vrh, v);
+	return 0;
+}
+
+static int vringh_put16_iotlb(const struct vringh *vrh, __virtio16 *p,
+			      u16 val)
+{
+	__virtio16 v = cpu_to_vringh16(vrh, val);
+	u64 io = (unsigned long)p, host, part;
+	int err;
+
+	err = vringh_iotlb_lookup(vrh, io, sizeof(v), VHOST_MAP_WO, &host,
+				  &part);
+	if (err)
+		return err;
+	if (part < sizeof(v) || !IS_ALIGNED(host, sizeof(v)))
+		return vringh_iotlb_copy(vrh, io, &v, sizeof(v), true);
+	if (vrh->use_va)
+		return put_user(v, (__virtio16 __user *)(unsigned long)host) ?
+		       -EFAULT : 0;
+	WRITE_ONCE(*(__virtio16 *)phys_to_virt(host), v);
+	return 0;
+}
+
+static int vringh_copy_in_iotlb(void *dst, const void *src, size_t len,
+				const struct vringh *vrh)
+{
+	if (vringh_iotlb_copy(vrh, (unsigned long)src, dst, len, false))
+		return -EFAULT;
+	return 0;
+}
+
+static int vringh_copy_out_iotlb(void *dst, const void *src, size_t len,
+				 const struct vringh *vrh)
+{
+	if (vringh_iotlb_copy(vrh, (unsigned long)dst, (void *)src, len, true))
+		return -EFAULT;
+	return 0;
+}
+
+static const struct vringh_access vringh_iotlb_access = {
+	.get16		= vringh_get16_iotlb,
+	.put16		= vringh_put16_iotlb,
+	.copy_in	= vringh_copy_in_iotlb,
+	.copy_out	= vringh_copy_out_iotlb,
 };
 
 /*
@@ -198,8 +380,8 @@ vringh_walk_init(struct vringh_walk *walk, struct vringh *vrh,
 }
 
 /* Is [addr, addr + len) a sane span?  @len is not zero. */
-static bool vringh_span_ok(const struct vringh_walk *walk, u64 addr, u64 len,
-			   const char *what)
+static __always_inline bool vringh_span_ok(const struct vringh_walk *walk,
+					   u64 addr, u64 len, const char *what)
 {
 	u64 last;
 
@@ -280,7 +462,7 @@ vringh_walk_read(struct vringh_walk *walk, void *dst, u64 addr, size_t len,
 				       obj_len);
 		if (err)
 			return err;
-		err = walk->acc->copy_in(dst, src, part);
+		err = walk->acc->copy_in(dst, src, part, walk->vrh);
 		if (unlikely(err)) {
 			vringh_bad("%s at 0x%llx (head %u): cannot read %llu bytes at %p",
 				   what, (unsigned long long)obj, walk->head,
@@ -414,12 +596,16 @@ static inline void vringh_kiov_consume(struct vringh_kiov *iov, size_t n)
 
 /*
  * Copy between the iovecs and @buf, consuming what was copied.  @xfer gets
- * (iovec memory, @buf, length); @verb says which way, for messages.
- * Returns the bytes copied or -errno; on error nothing more is consumed.
+ * (iovec memory, @buf, length, @vrh); @vrh matters only to the IOTLB
+ * flavour, whose iovecs hold I/O addresses.  @verb says which way, for
+ * messages.  Returns the bytes copied or -errno; on error nothing more is
+ * consumed.
  */
 static __always_inline ssize_t
-vringh_kiov_xfer(struct vringh_kiov *iov, void *buf, size_t len,
-		 int (*xfer)(void *iov_mem, void *buf, size_t n),
+vringh_kiov_xfer(const struct vringh *vrh, struct vringh_kiov *iov,
+		 void *buf, size_t len,
+		 int (*xfer)(void *iov_mem, void *buf, size_t n,
+			     const struct vringh *vrh),
 		 const char *verb)
 {
 	size_t done = 0;
@@ -431,7 +617,7 @@ vringh_kiov_xfer(struct vringh_kiov *iov, void *buf, size_t len,
 		size_t part = min(iov->iov[iov->i].iov_len, len);
 		int err;
 
-		err = xfer(iov->iov[iov->i].iov_base, buf, part);
+		err = xfer(iov->iov[iov->i].iov_base, buf, part, vrh);
 		if (unlikely(err)) {
 			vringh_bad("cannot %s %zu bytes of buffer memory at %p (iovec %u)",
 				   verb, part, iov->iov[iov->i].iov_base,
@@ -446,24 +632,28 @@ vringh_kiov_xfer(struct vringh_kiov *iov, void *buf, size_t len,
 	return done;
 }
 
-static int vringh_pull_user(void *iov_mem, void *buf, size_t n)
+static int vringh_pull_user(void *iov_mem, void *buf, size_t n,
+			    const struct vringh *vrh)
 {
-	return vringh_copy_in_user(buf, iov_mem, n);
+	return vringh_copy_in_user(buf, iov_mem, n, vrh);
 }
 
-static int vringh_push_user(void *iov_mem, void *buf, size_t n)
+static int vringh_push_user(void *iov_mem, void *buf, size_t n,
+			    const struct vringh *vrh)
 {
-	return vringh_copy_out_user(iov_mem, buf, n);
+	return vringh_copy_out_user(iov_mem, buf, n, vrh);
 }
 
-static int vringh_pull_kern(void *iov_mem, void *buf, size_t n)
+static int vringh_pull_kern(void *iov_mem, void *buf, size_t n,
+			    const struct vringh *vrh)
 {
-	return vringh_copy_kern(buf, iov_mem, n);
+	return vringh_copy_kern(buf, iov_mem, n, vrh);
 }
 
-static int vringh_push_kern(void *iov_mem, void *buf, size_t n)
+static int vringh_push_kern(void *iov_mem, void *buf, size_t n,
+			    const struct vringh *vrh)
 {
-	return vringh_copy_kern(iov_mem, buf, n);
+	return vringh_copy_kern(iov_mem, buf, n, vrh);
 }
 
 /* The user iovec types are walked as kernel ones: same layout. */
@@ -755,7 +945,8 @@ static __always_inline int vringh_split_walk(struct vringh_walk *walk)
 			return -ELOOP;
 		}
 
-		err = walk->acc->copy_in(&desc, &vr->desc[i], sizeof(desc));
+		err = walk->acc->copy_in(&desc, &vr->desc[i], sizeof(desc),
+					 walk->vrh);
 		if (unlikely(err)) {
 			vringh_bad("cannot read descriptor %u at %p (head %u)",
 				   i, &vr->desc[i], walk->head);
@@ -860,10 +1051,10 @@ vringh_split_complete(struct vringh *vrh, const struct vringh_access *acc,
 	/* The batch may run off the end of the used ring: then wrap. */
 	first = min(n, vr->num - off);
 	err = acc->copy_out(&vr->used->ring[off], elems,
-			    first * sizeof(*elems));
+			    first * sizeof(*elems), vrh);
 	if (!err && first < n)
 		err = acc->copy_out(&vr->used->ring[0], elems + first,
-				    (n - first) * sizeof(*elems));
+				    (n - first) * sizeof(*elems), vrh);
 	if (unlikely(err)) {
 		vringh_bad("cannot write %u used elements at slot %u (%p)",
 			   n, off, &vr->used->ring[off]);
@@ -919,7 +1110,7 @@ vringh_split_complete_batch(struct vringh *vrh,
 
 	elem.id = cpu_to_vringh32(vrh, last_head);
 	elem.len = cpu_to_vringh32(vrh, len);
-	err = acc->copy_out(&vr->used->ring[off], &elem, sizeof(elem));
+	err = acc->copy_out(&vr->used->ring[off], &elem, sizeof(elem), vrh);
 	if (unlikely(err)) {
 		vringh_bad("cannot write the used element at slot %u (%p)",
 			   off, &vr->used->ring[off]);
@@ -1314,7 +1505,8 @@ vringh_packed_walk(struct vringh_walk *walk, u16 flags, u16 *id,
 			return -EINVAL;
 		}
 
-		err = walk->acc->copy_in(&desc, &vr->desc[off], sizeof(desc));
+		err = walk->acc->copy_in(&desc, &vr->desc[off], sizeof(desc),
+					 walk->vrh);
 		if (unlikely(err)) {
 			vringh_bad("cannot read descriptor %u at %p (list at %u)",
 				   off, &vr->desc[off], walk->head);
@@ -1431,7 +1623,7 @@ vringh_packed_put_used(const struct vringh *vrh,
 		     offsetof(struct vring_packed_desc, len) + sizeof(le_len));
 	memcpy(buf, &le_len, sizeof(le_len));
 	memcpy(buf + sizeof(le_len), &le_id, sizeof(le_id));
-	err = acc->copy_out(&d->len, buf, sizeof(buf));
+	err = acc->copy_out(&d->len, buf, sizeof(buf), vrh);
 	if (unlikely(err))
 		vringh_bad("cannot write used descriptor %u at %p (buffer id %u)",
 			   off, d, id);
@@ -1966,7 +2158,7 @@ EXPORT_SYMBOL(vringh_getdesc_user);
  */
 ssize_t vringh_iov_pull_user(struct vringh_iov *riov, void *dst, size_t len)
 {
-	return vringh_kiov_xfer(vringh_iov_as_kiov(riov), dst, len,
+	return vringh_kiov_xfer(NULL, vringh_iov_as_kiov(riov), dst, len,
 				vringh_pull_user, "read");
 }
 EXPORT_SYMBOL(vringh_iov_pull_user);
@@ -1983,8 +2175,8 @@ EXPORT_SYMBOL(vringh_iov_pull_user);
 ssize_t vringh_iov_push_user(struct vringh_iov *wiov,
 			     const void *src, size_t len)
 {
-	return vringh_kiov_xfer(vringh_iov_as_kiov(wiov), (void *)src, len,
-				vringh_push_user, "write");
+	return vringh_kiov_xfer(NULL, vringh_iov_as_kiov(wiov), (void *)src,
+				len, vringh_push_user, "write");
 }
 EXPORT_SYMBOL(vringh_iov_push_user);
 
@@ -2253,7 +2445,7 @@ EXPORT_SYMBOL(vringh_getdesc_kern);
  */
 ssize_t vringh_iov_pull_kern(struct vringh_kiov *riov, void *dst, size_t len)
 {
-	return vringh_kiov_xfer(riov, dst, len, vringh_pull_kern, "read");
+	return vringh_kiov_xfer(NULL, riov, dst, len, vringh_pull_kern, "read");
 }
 EXPORT_SYMBOL(vringh_iov_pull_kern);
 
@@ -2269,7 +2461,7 @@ EXPORT_SYMBOL(vringh_iov_pull_kern);
 ssize_t vringh_iov_push_kern(struct vringh_kiov *wiov,
 			     const void *src, size_t len)
 {
-	return vringh_kiov_xfer(wiov, (void *)src, len, vringh_push_kern,
+	return vringh_kiov_xfer(NULL, wiov, (void *)src, len, vringh_push_kern,
 				"write");
 }
 EXPORT_SYMBOL(vringh_iov_push_kern);
@@ -2376,6 +2568,246 @@ int vringh_need_notify_kern(struct vringh *vrh)
 	return vringh_split_need_notify(vrh, &vringh_kern_access);
 }
 EXPORT_SYMBOL(vringh_need_notify_kern);
+
+/*
+ * The exported API: rings behind an IOTLB (vdpa devices).
+ */
+
+static int vringh_pull_iotlb(void *iov_mem, void *buf, size_t n,
+			     const struct vringh *vrh)
+{
+	return vringh_copy_in_iotlb(buf, iov_mem, n, vrh);
+}
+
+static int vringh_push_iotlb(void *iov_mem, void *buf, size_t n,
+			     const struct vringh *vrh)
+{
+	return vringh_copy_out_iotlb(iov_mem, buf, n, vrh);
+}
+
+/**
+ * vringh_init_iotlb - set up a vringh for a ring at I/O addresses
+ * @vrh: the vringh to set up
+ * @features: the negotiated feature bits
+ * @num: the ring size
+ * @weak_barriers: true if the guest is another CPU, not a device
+ * @desc: the descriptor table (I/O address)
+ * @avail: the available ring (I/O address)
+ * @used: the used ring (I/O address)
+ *
+ * A split ring whose parts and buffers are reached through the IOTLB that
+ * vringh_set_iotlb() gives (before any other call), its maps giving
+ * physical addresses.  As vringh_init_kern() otherwise.
+ *
+ * Return: 0, or -EINVAL if @num is 0, not a power of 2 or above 0xffff.
+ */
+int vringh_init_iotlb(struct vringh *vrh, u64 features,
+		      unsigned int num, bool weak_barriers,
+		      struct vring_desc *desc,
+		      struct vring_avail *avail,
+		      struct vring_used *used)
+{
+	vrh->use_va = false;
+	return vringh_init(vrh, features, num, weak_barriers,
+			   desc, avail, used);
+}
+EXPORT_SYMBOL(vringh_init_iotlb);
+
+/**
+ * vringh_init_iotlb_va - vringh_init_iotlb() for maps to user addresses
+ * @vrh: the vringh to set up
+ * @features: the negotiated feature bits
+ * @num: the ring size
+ * @weak_barriers: true if the guest is another CPU, not a device
+ * @desc: the descriptor table (I/O address)
+ * @avail: the available ring (I/O address)
+ * @used: the used ring (I/O address)
+ *
+ * As vringh_init_iotlb(), but the IOTLB's maps give user virtual
+ * addresses, reached through copy_from_user() and copy_to_user().
+ *
+ * Return: 0, or -EINVAL as vringh_init_iotlb().
+ */
+int vringh_init_iotlb_va(struct vringh *vrh, u64 features,
+			 unsigned int num, bool weak_barriers,
+			 struct vring_desc *desc,
+			 struct vring_avail *avail,
+			 struct vring_used *used)
+{
+	vrh->use_va = true;
+	return vringh_init(vrh, features, num, weak_barriers,
+			   desc, avail, used);
+}
+EXPORT_SYMBOL(vringh_init_iotlb_va);
+
+/**
+ * vringh_set_iotlb - give a vringh the IOTLB its addresses go through
+ * @vrh: the vringh, from vringh_init_iotlb() or vringh_init_iotlb_va()
+ * @iotlb: the translation table
+ * @iotlb_lock: held around every look-up in @iotlb
+ *
+ * The table may change between calls: every access looks it up afresh.
+ */
+void vringh_set_iotlb(struct vringh *vrh, struct vhost_iotlb *iotlb,
+		      spinlock_t *iotlb_lock)
+{
+	vrh->iotlb = iotlb;
+	vrh->iotlb_lock = iotlb_lock;
+}
+EXPORT_SYMBOL(vringh_set_iotlb);
+
+/**
+ * vringh_getdesc_iotlb - take the next available buffer of an IOTLB ring
+ * @vrh: the ring
+ * @riov: filled with the device-readable parts (NULL: none expected)
+ * @wiov: filled with the device-writable parts (NULL: none expected)
+ * @head: set to the buffer's head, for vringh_complete_iotlb()
+ * @gfp: how to allocate if @riov or @wiov must grow
+ *
+ * As vringh_getdesc_kern(), except that the ring and the indirect tables
+ * are read through the IOTLB, and the kiovs hold the buffers' I/O
+ * addresses: only vringh_iov_pull_iotlb() and vringh_iov_push_iotlb(),
+ * which translate at each access, can reach their bytes.
+ *
+ * Return: 1 if a buffer was taken, 0 if none is available, or -errno as
+ * for vringh_getdesc_kern(); also -EINVAL or -EPERM if the avail ring is
+ * not mapped or not readable, -EFAULT if a descriptor or table is not.
+ */
+int vringh_getdesc_iotlb(struct vringh *vrh,
+			 struct vringh_kiov *riov,
+			 struct vringh_kiov *wiov,
+			 u16 *head,
+			 gfp_t gfp)
+{
+	if (vrh->packed)
+		return vringh_packed_getdesc(vrh, &vringh_iotlb_access, riov,
+					     wiov, NULL, gfp, head);
+	return vringh_split_getdesc(vrh, &vringh_iotlb_access, riov, wiov,
+				    NULL, gfp, head);
+}
+EXPORT_SYMBOL(vringh_getdesc_iotlb);
+
+/**
+ * vringh_iov_pull_iotlb - copy bytes out of the device-readable buffers
+ * @vrh: the ring
+ * @riov: the riov from vringh_getdesc_iotlb(), consumed as it is read
+ * @dst: where to copy to
+ * @len: the most bytes to copy
+ *
+ * Return: the bytes copied (less than @len once @riov runs out, 0 when it
+ * is exhausted); -EFAULT if a byte to copy is not mapped, not readable,
+ * or (vringh_init_iotlb_va()) at a user address that cannot be read.
+ */
+ssize_t vringh_iov_pull_iotlb(struct vringh *vrh,
+			      struct vringh_kiov *riov,
+			      void *dst, size_t len)
+{
+	return vringh_kiov_xfer(vrh, riov, dst, len, vringh_pull_iotlb,
+				"read");
+}
+EXPORT_SYMBOL(vringh_iov_pull_iotlb);
+
+/**
+ * vringh_iov_push_iotlb - copy bytes into the device-writable buffers
+ * @vrh: the ring
+ * @wiov: the wiov from vringh_getdesc_iotlb(), consumed as it is written
+ * @src: where to copy from
+ * @len: the most bytes to copy
+ *
+ * Return: the bytes copied (less than @len once @wiov runs out, 0 when it
+ * is exhausted); -EFAULT if a byte to write is not mapped, not writable,
+ * or at a user address that cannot be written.
+ */
+ssize_t vringh_iov_push_iotlb(struct vringh *vrh,
+			      struct vringh_kiov *wiov,
+			      const void *src, size_t len)
+{
+	return vringh_kiov_xfer(vrh, wiov, (void *)src, len,
+				vringh_push_iotlb, "write");
+}
+EXPORT_SYMBOL(vringh_iov_push_iotlb);
+
+/**
+ * vringh_abandon_iotlb - give back buffers taken but not used
+ * @vrh: the ring
+ * @num: how many vringh_getdesc_iotlb() calls to undo
+ *
+ * The next vringh_getdesc_iotlb() returns the first of them again.
+ */
+void vringh_abandon_iotlb(struct vringh *vrh, unsigned int num)
+{
+	vringh_abandon_kern(vrh, num);
+}
+EXPORT_SYMBOL(vringh_abandon_iotlb);
+
+/**
+ * vringh_complete_iotlb - return one buffer to the guest
+ * @vrh: the ring
+ * @head: the head vringh_getdesc_iotlb() gave
+ * @len: how many bytes were written into the buffer
+ *
+ * Call vringh_need_notify_iotlb() afterwards.
+ *
+ * Return: 0; -EFAULT if the used element cannot be written, -EINVAL or
+ * -EPERM if the used index is not mapped or not writable.
+ */
+int vringh_complete_iotlb(struct vringh *vrh, u16 head, u32 len)
+{
+	if (vrh->packed)
+		return vringh_packed_complete_one(vrh, &vringh_iotlb_access,
+						  head, len);
+	return vringh_split_complete_one(vrh, &vringh_iotlb_access, head, len);
+}
+EXPORT_SYMBOL(vringh_complete_iotlb);
+
+/**
+ * vringh_notify_enable_iotlb - ask the guest to kick us for new buffers
+ * @vrh: the ring
+ *
+ * As vringh_notify_enable_kern().
+ *
+ * Return: true if the ring is still empty (safe to sleep), false if
+ * buffers arrived meanwhile.
+ */
+bool vringh_notify_enable_iotlb(struct vringh *vrh)
+{
+	if (vrh->packed)
+		return vringh_packed_notify_enable(vrh, &vringh_iotlb_access);
+	return vringh_split_notify_enable(vrh, &vringh_iotlb_access);
+}
+EXPORT_SYMBOL(vringh_notify_enable_iotlb);
+
+/**
+ * vringh_notify_disable_iotlb - tell the guest not to kick us
+ * @vrh: the ring
+ *
+ * As vringh_notify_disable_kern().
+ */
+void vringh_notify_disable_iotlb(struct vringh *vrh)
+{
+	if (vrh->packed) {
+		vringh_packed_notify_disable(vrh, &vringh_iotlb_access);
+		return;
+	}
+	vringh_split_notify_disable(vrh, &vringh_iotlb_access);
+}
+EXPORT_SYMBOL(vringh_notify_disable_iotlb);
+
+/**
+ * vringh_need_notify_iotlb - must the guest be told about used buffers?
+ * @vrh: the ring, after vringh_complete_iotlb() calls
+ *
+ * As vringh_need_notify_kern().
+ *
+ * Return: 1 to notify, 0 not to, or -errno if the ring cannot be read.
+ */
+int vringh_need_notify_iotlb(struct vringh *vrh)
+{
+	if (vrh->packed)
+		return vringh_packed_need_notify(vrh, &vringh_iotlb_access);
+	return vringh_split_need_notify(vrh, &vringh_iotlb_access);
+}
+EXPORT_SYMBOL(vringh_need_notify_iotlb);
 
 MODULE_DESCRIPTION("Device side of the virtio split and packed rings");
 MODULE_LICENSE("GPL");

@@ -484,6 +484,57 @@ void vringh_notify_disable_kern(struct vringh *vrh);
 
 int vringh_need_notify_kern(struct vringh *vrh);
 
+/*
+ * Rings behind an IOTLB (Linux 6.12's CONFIG_VHOST_IOTLB accessors, always
+ * here): ring and buffer addresses are I/O addresses, translated through a
+ * struct vhost_iotlb (linux/vhost_iotlb.h) at every access.  The
+ * vringh_kiov of vringh_getdesc_iotlb() holds I/O addresses: pull and push
+ * only through the _iotlb calls.  Programs read RIG_VRINGH_INIT_IOTLB_ARGS
+ * and RIG_VRINGH_INIT_IOTLB_VA_ARGS (kernel/ksrc-features.sh) to know
+ * whether the header declares them.
+ */
+struct vhost_iotlb;
+
+#define RIG_VRINGH_INIT_IOTLB_ARGS 7
+#define RIG_VRINGH_INIT_IOTLB_VA_ARGS 7
+
+void vringh_set_iotlb(struct vringh *vrh, struct vhost_iotlb *iotlb,
+		      spinlock_t *iotlb_lock);
+
+int vringh_init_iotlb(struct vringh *vrh, u64 features,
+		      unsigned int num, bool weak_barriers,
+		      struct vring_desc *desc,
+		      struct vring_avail *avail,
+		      struct vring_used *used);
+
+int vringh_init_iotlb_va(struct vringh *vrh, u64 features,
+			 unsigned int num, bool weak_barriers,
+			 struct vring_desc *desc,
+			 struct vring_avail *avail,
+			 struct vring_used *used);
+
+int vringh_getdesc_iotlb(struct vringh *vrh,
+			 struct vringh_kiov *riov,
+			 struct vringh_kiov *wiov,
+			 u16 *head,
+			 gfp_t gfp);
+
+ssize_t vringh_iov_pull_iotlb(struct vringh *vrh,
+			      struct vringh_kiov *riov,
+			      void *dst, size_t len);
+ssize_t vringh_iov_push_iotlb(struct vringh *vrh,
+			      struct vringh_kiov *wiov,
+			      const void *src, size_t len);
+
+void vringh_abandon_iotlb(struct vringh *vrh, unsigned int num);
+
+int vringh_complete_iotlb(struct vringh *vrh, u16 head, u32 len);
+
+bool vringh_notify_enable_iotlb(struct vringh *vrh);
+void vringh_notify_disable_iotlb(struct vringh *vrh);
+
+int vringh_need_notify_iotlb(struct vringh *vrh);
+
 static inline void vringh_notify(struct vringh *vrh)
 {
 	if (vrh->notify)

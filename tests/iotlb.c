@@ -6,12 +6,17 @@
  * map, onto memory pages in reverse order, so anything longer than a page
  * is pieces in a different order in memory (and more than the 16 pieces
  * vringh translates at a time, for one buffer); and it refuses: a hole (no
- * map) and a read-only page.  The cases check that a chain and an indirect
- * table across pages are read whole, that pulled and pushed bytes land
- * where the translation says, that the used entry is written through it,
- * and that a buffer in the hole, or a device-writable one in the
- * read-only page, is refused with an error.  Against any vringh: one
- * without the accessors (the rig's) is a SKIP saying so.
+ * map), a read-only and a write-only page.  The cases check that a chain
+ * and an indirect table across pages are read whole, that pulled and
+ * pushed bytes land where the translation says, that the used entry is
+ * written through it, and that what the translation refuses is refused
+ * with the error Linux 6.1 and 6.12 give (-EFAULT for buffer bytes, tables
+ * and used elements, -EINVAL for a ring index not mapped):
+ * a buffer or a table in the hole, a push into the read-only page, a pull
+ * from the write-only one (also from a buffer only partly readable, which
+ * consumes nothing), a buffer wrapping past 2^64, a ring not mapped, a
+ * used ring not writable.  Against any vringh: one without the accessors
+ * is a SKIP saying so.
  *
  * Usage: iotlb --list | iotlb CASE | iotlb -h.  Exit 0: vringh did it;
  * 1: it did not; 2: usage error; 77: SKIP.
@@ -33,10 +38,11 @@
 #ifdef RIG_VRINGH_INIT_IOTLB_ARGS
 #include <linux/vhost_iotlb.h>
 
-#define PAGES		32
+#define PAGES		33
 #define RW_PAGES	30		/* I/O pages 0..29: read-write */
 #define HOLE_PAGE	30		/* no map */
 #define RO_PAGE		31		/* read-only */
+#define WO_PAGE		32		/* write-only */
 #define IOVA		0x40000000ULL	/* where the I/O address space starts */
 #define RING_SIZE	16
 #define OFF_TABLE	(2 * PAGE_SIZE - 48)	/* a table across a page end */
@@ -129,6 +135,20 @@ static bool pattern_is(const unsigned char *p, size_t len, unsigned int seed)
 	return true;
 }
 
+/* A page of the ring a case takes away: no map, or another permission. */
+static unsigned int bad_page = PAGES;
+static unsigned int bad_perm;
+
+static unsigned int page_perm(unsigned int i)
+{
+	if (i == bad_page)
+		return bad_perm;
+	if (i == HOLE_PAGE)
+		return 0;
+	return i == RO_PAGE ? VHOST_MAP_RO :
+	       i == WO_PAGE ? VHOST_MAP_WO : VHOST_MAP_RW;
+}
+
 static void setup(bool va)
 {
 	unsigned int i;
@@ -140,12 +160,12 @@ static void setup(bool va)
 	/* Room for every page (the kernel's iotlb.c refuses maps with limit 0). */
 	vhost_iotlb_init(&iotlb, PAGES, 0);
 	for (i = 0; i < PAGES; i++) {
-		if (i == HOLE_PAGE)
+		if (!page_perm(i))
 			continue;
 		CHECK(vhost_iotlb_add_range(&iotlb, IOVA + i * PAGE_SIZE,
 					    IOVA + (i + 1) * PAGE_SIZE - 1,
 					    (uintptr_t)mem_at(IOVA + i * PAGE_SIZE),
-					    i == RO_PAGE ? VHOST_MAP_RO : VHOST_MAP_RW) == 0);
+					    page_perm(i)) == 0);
 	}
 	spin_lock_init(&iotlb_lock);
 	/* With _va, what the map gives is a user address: this memory. */
@@ -282,7 +302,7 @@ static int refuses_hole(bool va)
 		 0, 0);
 	offer(0);
 	n = take_and_transfer(64, false);
-	CHECKF(n < 0, "a buffer into the unmapped page: %zd bytes pulled", n);
+	CHECKF(n == -EFAULT, "a buffer into the unmapped page: %zd (bytes pulled, or not -EFAULT)", n);
 	teardown();
 	return 0;
 }
@@ -298,7 +318,7 @@ static int refuses_table_in_hole(bool va)
 		 sizeof(struct vring_desc), VRING_DESC_F_INDIRECT, 0);
 	offer(0);
 	n = take_and_transfer(8, false);
-	CHECKF(n < 0, "an indirect table in the unmapped page: %zd", n);
+	CHECKF(n == -EFAULT, "an indirect table in the unmapped page: %zd, not -EFAULT", n);
 	teardown();
 	return 0;
 }
@@ -317,7 +337,118 @@ static int refuses_readonly(bool va)
 		 VRING_DESC_F_WRITE, 0);
 	offer(1);
 	n = take_and_transfer(64, true);
-	CHECKF(n < 0, "push into the read-only page: %zd bytes", n);
+	CHECKF(n == -EFAULT, "push into the read-only page: %zd (bytes pushed, or not -EFAULT)", n);
+	teardown();
+	return 0;
+}
+
+/* The write-only page: written to, yes; read from, no. */
+static int refuses_writeonly(bool va)
+{
+	ssize_t n;
+
+	setup(va);
+	set_desc(0, (uintptr_t)gvr.desc, IOVA + WO_PAGE * PAGE_SIZE, 64,
+		 VRING_DESC_F_WRITE, 0);
+	offer(0);
+	n = take_and_transfer(64, true);
+	CHECKF(n == 64, "push into the write-only page: %zd", n);
+	set_desc(1, (uintptr_t)gvr.desc, IOVA + WO_PAGE * PAGE_SIZE, 64, 0, 0);
+	offer(1);
+	n = take_and_transfer(64, false);
+	CHECKF(n == -EFAULT, "pull from the write-only page: %zd (bytes pulled, or not -EFAULT)", n);
+	teardown();
+	return 0;
+}
+
+/*
+ * A device-readable buffer from the end of the read-only page into the
+ * write-only one, pulled: refused with -EFAULT, and nothing consumed: a
+ * pull of the readable part alone then gives its bytes.
+ */
+static int refuses_writeonly_tail(bool va)
+{
+	static unsigned char buf[64];
+	u64 at = IOVA + WO_PAGE * PAGE_SIZE - 32;
+	struct vringh_kiov riov, wiov;
+	ssize_t n;
+	u16 head;
+
+	setup(va);
+	io_pattern(at, 64, 3);
+	set_desc(0, (uintptr_t)gvr.desc, at, 64, 0, 0);
+	offer(0);
+	vringh_kiov_init(&riov, NULL, 0);
+	vringh_kiov_init(&wiov, NULL, 0);
+	CHECK(vringh_getdesc_iotlb(&vrh, &riov, &wiov, &head, GFP_KERNEL) == 1);
+	n = vringh_iov_pull_iotlb(&vrh, &riov, buf, sizeof(buf));
+	CHECKF(n == -EFAULT, "pull across into the write-only page: %zd (bytes pulled, or not -EFAULT)", n);
+	n = vringh_iov_pull_iotlb(&vrh, &riov, buf, 32);
+	CHECKF(n == 32 && pattern_is(buf, 32, 3),
+	       "the readable part after the refusal: %zd bytes, or not its bytes", n);
+	vringh_kiov_cleanup(&riov);
+	vringh_kiov_cleanup(&wiov);
+	teardown();
+	return 0;
+}
+
+/* A buffer whose end wraps past 2^64: refused, never translated. */
+static int refuses_wrapping(bool va)
+{
+	ssize_t n;
+
+	setup(va);
+	good_buffer_first();
+	set_desc(0, (uintptr_t)gvr.desc, ~0ULL - 15, 64, 0, 0);
+	offer(0);
+	n = take_and_transfer(64, false);
+	CHECKF(n < 0, "a buffer wrapping past 2^64: %zd bytes pulled", n);
+	teardown();
+	return 0;
+}
+
+/* The descriptor table and avail ring (I/O page 0) not mapped at all. */
+static int refuses_ring_unmapped(bool va)
+{
+	struct vringh_kiov riov, wiov;
+	u16 head;
+	int err;
+
+	bad_page = 0;
+	bad_perm = 0;
+	setup(va);
+	bad_page = PAGES;
+	set_desc(0, (uintptr_t)gvr.desc, IOVA + 10 * PAGE_SIZE, 64, 0, 0);
+	offer(0);
+	vringh_kiov_init(&riov, NULL, 0);
+	vringh_kiov_init(&wiov, NULL, 0);
+	err = vringh_getdesc_iotlb(&vrh, &riov, &wiov, &head, GFP_KERNEL);
+	CHECKF(err == -EINVAL, "getdesc with the ring unmapped: %d, not -EINVAL", err);
+	vringh_kiov_cleanup(&riov);
+	vringh_kiov_cleanup(&wiov);
+	teardown();
+	return 0;
+}
+
+/*
+ * The used ring (I/O page 1) read-only: a buffer is taken and read, and
+ * completing it is refused, the used index left as it was.
+ */
+static int refuses_used_readonly(bool va)
+{
+	__virtio16 idx;
+	int err;
+
+	bad_page = 1;
+	bad_perm = VHOST_MAP_RO;
+	setup(va);
+	bad_page = PAGES;
+	good_buffer_first();
+	err = vringh_complete_iotlb(&vrh, 2, 0);
+	CHECKF(err == -EFAULT, "complete into a read-only used ring: %d, not -EFAULT", err);
+	io_read((uintptr_t)&gvr.used->idx, &idx, sizeof(idx));
+	CHECKF(vringh16_to_cpu(&vrh, idx) == 0,
+	       "the used index moved to %u", vringh16_to_cpu(&vrh, idx));
 	teardown();
 	return 0;
 }
@@ -331,6 +462,11 @@ static int no_iotlb(bool va __attribute__((unused)))
 #define refuses_hole		no_iotlb
 #define refuses_table_in_hole	no_iotlb
 #define refuses_readonly	no_iotlb
+#define refuses_writeonly	no_iotlb
+#define refuses_writeonly_tail	no_iotlb
+#define refuses_wrapping	no_iotlb
+#define refuses_ring_unmapped	no_iotlb
+#define refuses_used_readonly	no_iotlb
 #endif
 
 static int split_pages(void) { return split(false); }
@@ -340,6 +476,12 @@ static int hole_va(void) { return refuses_hole(true); }
 static int table_hole(void) { return refuses_table_in_hole(false); }
 static int readonly(void) { return refuses_readonly(false); }
 static int readonly_va(void) { return refuses_readonly(true); }
+static int writeonly(void) { return refuses_writeonly(false); }
+static int writeonly_tail(void) { return refuses_writeonly_tail(false); }
+static int wrapping(void) { return refuses_wrapping(false); }
+static int ring_unmapped(void) { return refuses_ring_unmapped(false); }
+static int used_readonly(void) { return refuses_used_readonly(false); }
+static int used_readonly_va(void) { return refuses_used_readonly(true); }
 
 static const struct rig_case cases[] = {
 	{ "split-across-pages", split_pages, true, NULL },
@@ -349,6 +491,12 @@ static const struct rig_case cases[] = {
 	{ "refuses-table-in-hole", table_hole, true, NULL },
 	{ "refuses-readonly", readonly, true, NULL },
 	{ "refuses-readonly-va", readonly_va, true, NULL },
+	{ "refuses-writeonly", writeonly, true, NULL },
+	{ "refuses-writeonly-tail", writeonly_tail, true, NULL },
+	{ "refuses-wrapping", wrapping, true, NULL },
+	{ "refuses-ring-unmapped", ring_unmapped, true, NULL },
+	{ "refuses-used-readonly", used_readonly, true, NULL },
+	{ "refuses-used-readonly-va", used_readonly_va, true, NULL },
 };
 
 int main(int argc, char *argv[])
