@@ -33,8 +33,9 @@
 /**
  * struct vring_desc_state_split - what the driver knows about one head
  * @data: the caller's token; NULL unless a buffer with this head is in flight
- * @indir_desc: the indirect table this buffer uses (kfree()d on detach);
- *	like @ctx, set by every add and meaningful only while @data is not NULL
+ * @indir_desc: the indirect table this buffer uses (kfree()d on detach),
+ *	or on a queue that maps buffers its struct vring_dma_buf; like @ctx,
+ *	set by every add and meaningful only while @data is not NULL
  * @ctx: the context pointer given with the buffer
  * @in_len: device-writable bytes in the buffer: the most a used length may say
  * @avail_pos: the avail index the head was published at (IN_ORDER uses it to
@@ -43,7 +44,7 @@
  */
 struct vring_desc_state_split {
 	void *data;
-	struct vring_desc *indir_desc;
+	void *indir_desc;
 	void *ctx;
 	u32 in_len;
 	u16 avail_pos;
@@ -98,8 +99,7 @@ struct vring_virtqueue_split {
 /**
  * struct vring_desc_state_packed - what the driver knows about one buffer id
  * @data: the caller's token; NULL unless the buffer with this id is in flight
- * @indir_desc: the indirect table this buffer uses (kfree()d on detach);
- *	like @ctx, set by every add and meaningful only while @data is not NULL
+ * @indir_desc: as struct vring_desc_state_split's
  * @ctx: the context pointer given with the buffer
  * @in_len: device-writable bytes in the buffer: the most a used length may say
  * @num: ring descriptors the buffer takes (1 with an indirect table)
@@ -108,7 +108,7 @@ struct vring_virtqueue_split {
  */
 struct vring_desc_state_packed {
 	void *data;
-	struct vring_packed_desc *indir_desc;
+	void *indir_desc;
 	void *ctx;
 	u32 in_len;
 	u16 num;
@@ -158,7 +158,16 @@ struct vring_virtqueue_packed {
  * @event: VIRTIO_RING_F_EVENT_IDX was negotiated
  * @in_order: VIRTIO_F_IN_ORDER was negotiated (see "In-order queues" below)
  * @weak_barriers: the device is another CPU rather than real hardware
- * @broken: the device misbehaved or was told to stop; nothing more goes in
+ * @detour: what takes adds off the fast path, one bit each, so that the
+ *	add path tests one byte for all: VRING_DETOUR_BROKEN, the device
+ *	misbehaved or was told to stop and nothing more goes in (read it
+ *	through vring_broken()); VRING_DETOUR_MAP, buffers go through the
+ *	DMA API or are premapped (see "The DMA API" below)
+ * @use_dma_api: VIRTIO_F_ACCESS_PLATFORM: buffers, tables and the ring are
+ *	mapped for @dma_dev (vring_use_dma_api())
+ * @premapped: virtqueue_set_dma_premapped(): the caller maps buffers and
+ *	gives their sg_dma_address(); the queue maps only its tables
+ * @dma_dev: the device the DMA API maps for
  * @we_own_ring: the ring memory was allocated here (resize, reset, free)
  * @event_triggered: an interrupt came since callbacks were last enabled
  * @free_head: split: first free descriptor, the free list running through
@@ -209,7 +218,9 @@ struct vring_virtqueue {
 	bool event;
 	bool in_order;
 	bool weak_barriers;
-	bool broken;
+	u8 detour;
+	bool use_dma_api;
+	bool premapped;
 	bool we_own_ring;
 	bool event_triggered;
 
@@ -218,6 +229,7 @@ struct vring_virtqueue {
 	u16 last_used_idx;
 
 	bool (*notify)(struct virtqueue *vq);
+	struct device *dma_dev;
 
 	union {
 		struct vring_virtqueue_split split;
@@ -226,6 +238,23 @@ struct vring_virtqueue {
 };
 
 #define to_vvq(_vq)	container_of(_vq, struct vring_virtqueue, vq)
+
+#define VRING_DETOUR_BROKEN	0x1
+#define VRING_DETOUR_MAP	0x2
+
+static inline bool vring_broken(const struct vring_virtqueue *vq)
+{
+	return READ_ONCE(vq->detour) & VRING_DETOUR_BROKEN;
+}
+
+/* Only the broken bit changes once buffers are in flight. */
+static inline void vring_set_broken(struct vring_virtqueue *vq, bool broken)
+{
+	u8 detour = READ_ONCE(vq->detour);
+
+	WRITE_ONCE(vq->detour, broken ? detour | VRING_DETOUR_BROKEN :
+				 detour & ~VRING_DETOUR_BROKEN);
+}
 
 /*
  * The device broke a rule: say what and on which queue, and stop using the
@@ -236,7 +265,7 @@ struct vring_virtqueue {
 		dev_err(&(_vq)->vq.vdev->dev, "%s: " fmt "\n",		\
 			(_vq)->vq.name ? (_vq)->vq.name : "vq",		\
 			##__VA_ARGS__);					\
-		WRITE_ONCE((_vq)->broken, true);			\
+		vring_set_broken(_vq, true);				\
 	} while (0)
 
 /*
@@ -305,6 +334,188 @@ static void *alloc_indirect(unsigned int total_sg, size_t size, gfp_t gfp)
 	gfp &= ~__GFP_HIGHMEM;
 
 	return kmalloc_array(total_sg, size, gfp);
+}
+
+/*
+ * The DMA API.
+ *
+ * A device with VIRTIO_F_ACCESS_PLATFORM reaches memory through the
+ * platform's DMA translation (an IOMMU, bounce buffers): the driver must
+ * put bus addresses from the DMA API in the ring, not physical ones
+ * (vring_use_dma_api()).  Such a queue, or one whose caller maps its own
+ * buffers (virtqueue_set_dma_premapped()), has VRING_DETOUR_MAP in
+ * @detour, and its adds leave the fast path for virtqueue_add_mapped():
+ * it maps every scatterlist entry first (the direction the device uses
+ * it: DMA_TO_DEVICE for what it reads, DMA_FROM_DEVICE for what it
+ * writes), then fills the ring from those addresses with the same code as
+ * the fast path, and maps an indirect table (DMA_TO_DEVICE) once it is
+ * filled, before the device can see it.  The mappings are kept in a
+ * struct vring_dma_buf, the indirect table inside the same allocation,
+ * whose pointer takes the place of the table pointer in the buffer's
+ * state, tagged (vring_dma_tag()): a buffer detached with a table or
+ * mappings always goes through the state's table test, so the fast path's
+ * detach pays only a bit test, and only for a table.
+ * Every failure (a mapping, the allocation, the ring full) undoes the
+ * mappings that add made before anything is written to the ring: a
+ * failed add leaves nothing mapped and nothing available.
+ */
+
+/**
+ * struct vring_dma_map - one streaming mapping of a buffer part
+ * @addr: the bus address
+ * @len: its length
+ * @dir: DMA_TO_DEVICE or DMA_FROM_DEVICE
+ */
+struct vring_dma_map {
+	dma_addr_t addr;
+	u32 len;
+	u32 dir;
+};
+
+/**
+ * struct vring_dma_buf - one buffer's mappings
+ * @table: its indirect table, in this allocation; NULL: direct descriptors
+ * @table_addr: the table's bus address, once mapped
+ * @table_len: bytes of the table mapped (0: not mapped by the DMA API)
+ * @nmaps: how many of @maps the DMA API mapped (0 when premapped: those
+ *	are the caller's to unmap)
+ * @maps: one per scatterlist entry, in order: the address the ring takes
+ */
+struct vring_dma_buf {
+	void *table;
+	dma_addr_t table_addr;
+	u32 table_len;
+	unsigned int nmaps;
+	struct vring_dma_map maps[];
+};
+
+/* 6.12's rule: the platform decides unless the device has the quirk. */
+static bool vring_use_dma_api(const struct virtio_device *vdev)
+{
+	return !virtio_has_dma_quirk(vdev);
+}
+
+/*
+ * The address and length the ring takes for entry @k of a buffer (@sg):
+ * the mapping's, or on the fast path (@blk NULL) the physical address.
+ */
+static __always_inline u64 vring_sg_addr(const struct vring_dma_buf *blk,
+					 struct scatterlist *sg,
+					 unsigned int k)
+{
+	return blk ? blk->maps[k].addr : (u64)sg_phys(sg);
+}
+
+/* Unmap what @blk holds and free it (its table with it). */
+static void vring_dma_release(const struct vring_virtqueue *vq,
+			      struct vring_dma_buf *blk)
+{
+	unsigned int k;
+
+	if (blk->table_len)
+		dma_unmap_single(vq->dma_dev, blk->table_addr, blk->table_len,
+				 DMA_TO_DEVICE);
+	for (k = 0; k < blk->nmaps; k++)
+		dma_unmap_page(vq->dma_dev, blk->maps[k].addr,
+			       blk->maps[k].len, blk->maps[k].dir);
+	kfree(blk);
+}
+
+/*
+ * What a buffer's state keeps in its table pointer: a plain indirect
+ * table, or a struct vring_dma_buf (16-byte aligned) with bit 0 set, so
+ * that telling them apart at detach costs the fast path no load.
+ */
+static inline void *vring_dma_tag(struct vring_dma_buf *blk)
+{
+	return (char *)blk + 1;
+}
+
+static inline void vring_free_indir(const struct vring_virtqueue *vq,
+				    void *indir)
+{
+	if (unlikely((unsigned long)indir & 1))
+		vring_dma_release(vq, (void *)((char *)indir - 1));
+	else
+		kfree(indir);
+}
+
+/* Map (or with premapped, take) each entry's address into @blk->maps. */
+static int vring_map_bufs(const struct vring_virtqueue *vq,
+			  struct vring_dma_buf *blk, struct scatterlist *sgs[],
+			  unsigned int total_sg, unsigned int out_sgs,
+			  unsigned int in_sgs)
+{
+	unsigned int n, k = 0;
+	struct scatterlist *sg;
+
+	for (n = 0; n < out_sgs + in_sgs; n++) {
+		enum dma_data_direction dir = n < out_sgs ? DMA_TO_DEVICE :
+							     DMA_FROM_DEVICE;
+
+		for (sg = sgs[n]; sg && k < total_sg; sg = sg_next(sg)) {
+			struct vring_dma_map *m = &blk->maps[k++];
+
+			m->len = sg->length;
+			m->dir = dir;
+			if (vq->premapped) {
+				m->addr = sg_dma_address(sg);
+				continue;
+			}
+			m->addr = dma_map_page(vq->dma_dev, sg_page(sg),
+					       sg->offset, sg->length, dir);
+			if (dma_mapping_error(vq->dma_dev, m->addr)) {
+				dev_dbg(&vq->vq.vdev->dev,
+					"%s: mapping %u bytes failed\n",
+					vq->vq.name, sg->length);
+				return -ENOMEM;
+			}
+			blk->nmaps = k;
+		}
+	}
+	return 0;
+}
+
+/* Map @blk's table, now filled with @len bytes, for the device to read. */
+static int vring_map_table(const struct vring_virtqueue *vq,
+			   struct vring_dma_buf *blk, u32 len)
+{
+	if (!vq->use_dma_api) {
+		blk->table_addr = virt_to_phys(blk->table);
+		return 0;
+	}
+	blk->table_addr = dma_map_single(vq->dma_dev, blk->table, len,
+					 DMA_TO_DEVICE);
+	if (dma_mapping_error(vq->dma_dev, blk->table_addr)) {
+		dev_dbg(&vq->vq.vdev->dev, "%s: mapping a table failed\n",
+			vq->vq.name);
+		return -ENOMEM;
+	}
+	blk->table_len = len;
+	return 0;
+}
+
+/*
+ * A new struct vring_dma_buf for @total_sg entries, with room for a table
+ * of as many descriptors of @desc_size bytes if @indirect.
+ */
+static struct vring_dma_buf *vring_dma_buf_alloc(unsigned int total_sg,
+						 bool indirect,
+						 size_t desc_size, gfp_t gfp)
+{
+	size_t head = ALIGN(sizeof(struct vring_dma_buf) +
+			    total_sg * sizeof(struct vring_dma_map), 16);
+	struct vring_dma_buf *blk;
+
+	blk = kmalloc(head + (indirect ? total_sg * desc_size : 0),
+		      gfp & ~__GFP_HIGHMEM);
+	if (!blk)
+		return NULL;
+	blk->table = indirect ? (char *)blk + head : NULL;
+	blk->table_addr = 0;
+	blk->table_len = 0;
+	blk->nmaps = 0;
+	return blk;
 }
 
 /*
@@ -474,7 +685,7 @@ static __always_inline unsigned int
 vring_fill_indirect_split(struct virtio_device *vdev, struct vring_desc *table,
 			  struct scatterlist *sgs[], unsigned int total_sg,
 			  unsigned int out_sgs, unsigned int in_sgs,
-			  u64 *in_len)
+			  u64 *in_len, const struct vring_dma_buf *blk)
 {
 	struct vring_desc *d = table, *end = table + total_sg;
 	struct scatterlist *sg;
@@ -489,7 +700,8 @@ vring_fill_indirect_split(struct virtio_device *vdev, struct vring_desc *table,
 		for (sg = sgs[n]; sg; sg = vring_sg_after(sg, d < end)) {
 			u32 len = sg->length;
 
-			d->addr = cpu_to_virtio64(vdev, sg_phys(sg));
+			d->addr = cpu_to_virtio64(vdev, vring_sg_addr(blk, sg,
+								      d - table));
 			d->len = cpu_to_virtio32(vdev, len);
 			d->flags = cpu_to_virtio16(vdev, flags);
 			d->next = cpu_to_virtio16(vdev, d + 1 - table);
@@ -510,7 +722,10 @@ vring_fill_indirect_split(struct virtio_device *vdev, struct vring_desc *table,
  * Descriptors come off the free list from free_head; in order that list is
  * the ring order, so a chain takes the run that starts where the last
  * buffer ended and its next fields are x + 1, or 0 past the end (2.7.5.2).
- * An indirect table's entries are always sequential (2.7.5.3.1).
+ * An indirect table's entries are always sequential (2.7.5.3.1).  @blk:
+ * NULL on the fast path; from virtqueue_add_mapped(), the buffer's
+ * mappings and table (whose mapping fails the add before the ring is
+ * touched; the caller then releases @blk).
  */
 static __always_inline int
 virtqueue_add_split(struct vring_virtqueue *vq,
@@ -518,7 +733,8 @@ virtqueue_add_split(struct vring_virtqueue *vq,
 		    unsigned int total_sg,
 		    unsigned int out_sgs,
 		    unsigned int in_sgs,
-		    void *data, void *ctx, gfp_t gfp)
+		    void *data, void *ctx, gfp_t gfp,
+		    struct vring_dma_buf *blk)
 {
 	struct virtio_device *vdev = vq->vq.vdev;
 	struct vring_virtqueue_split *split = &vq->split;
@@ -539,17 +755,29 @@ virtqueue_add_split(struct vring_virtqueue *vq,
 		return -ENOSPC;
 	}
 
-	if (virtqueue_use_indirect(vq, total_sg)) {
+	if (blk) {
+		desc = blk->table;
+		indirect = desc != NULL;
+	} else if (virtqueue_use_indirect(vq, total_sg)) {
 		desc = alloc_indirect(total_sg, sizeof(*desc), gfp);
 		indirect = desc != NULL;
 	}
 
 	if (indirect) {
 		count = vring_fill_indirect_split(vdev, desc, sgs, total_sg,
-						  out_sgs, in_sgs, &in_len);
+						  out_sgs, in_sgs, &in_len,
+						  blk);
 		if (unlikely(!count)) {
-			kfree(desc);
+			if (!blk)
+				kfree(desc);
 			return -EINVAL;
+		}
+		if (blk) {
+			int err = vring_map_table(vq, blk,
+						  count * sizeof(*desc));
+
+			if (err)
+				return err;
 		}
 		goto add_head;
 	}
@@ -569,7 +797,8 @@ virtqueue_add_split(struct vring_virtqueue *vq,
 			unsigned int next = extra[i].next;
 			u32 len = sg->length;
 
-			desc[i].addr = cpu_to_virtio64(vdev, sg_phys(sg));
+			desc[i].addr = cpu_to_virtio64(vdev,
+						vring_sg_addr(blk, sg, count));
 			desc[i].len = cpu_to_virtio32(vdev, len);
 			desc[i].flags = cpu_to_virtio16(vdev, flags);
 			desc[i].next = cpu_to_virtio16(vdev, next);
@@ -594,7 +823,8 @@ add_head:
 	if (indirect) {
 		struct vring_desc *d = &split->vring.desc[head];
 
-		d->addr = cpu_to_virtio64(vdev, virt_to_phys(desc));
+		d->addr = cpu_to_virtio64(vdev, blk ? blk->table_addr :
+						      virt_to_phys(desc));
 		d->len = cpu_to_virtio32(vdev,
 					 count * sizeof(struct vring_desc));
 		d->flags = cpu_to_virtio16(vdev, VRING_DESC_F_INDIRECT);
@@ -610,7 +840,7 @@ add_head:
 
 	state = &split->desc_state[head];
 	state->data = data;
-	state->indir_desc = indirect ? desc : NULL;
+	state->indir_desc = blk ? vring_dma_tag(blk) : indirect ? desc : NULL;
 	state->ctx = ctx;
 	state->in_len = min_t(u64, in_len, U32_MAX);
 	state->avail_pos = split->avail_idx_shadow;
@@ -673,11 +903,12 @@ static bool virtqueue_kick_prepare_split(struct vring_virtqueue *vq)
  * @indir_desc and @ctx mean something only while it is, and every add
  * sets them.
  */
-static inline void vring_put_state_split(struct vring_desc_state_split *state,
+static inline void vring_put_state_split(const struct vring_virtqueue *vq,
+					 struct vring_desc_state_split *state,
 					 void **ctx)
 {
 	if (state->indir_desc)
-		kfree(state->indir_desc);
+		vring_free_indir(vq, state->indir_desc);
 	if (ctx)
 		*ctx = state->ctx;
 	state->data = NULL;
@@ -701,7 +932,7 @@ static __always_inline void detach_buf_split(struct vring_virtqueue *vq,
 	vq->free_head = head;
 	vq->vq.num_free += n;
 
-	vring_put_state_split(&vq->split.desc_state[head], ctx);
+	vring_put_state_split(vq, &vq->split.desc_state[head], ctx);
 }
 
 /*
@@ -720,7 +951,7 @@ static void detach_buf_split_in_order(struct vring_virtqueue *vq,
 	}
 	vq->vq.num_free += n;
 
-	vring_put_state_split(&vq->split.desc_state[head], ctx);
+	vring_put_state_split(vq, &vq->split.desc_state[head], ctx);
 }
 
 /*
@@ -1069,7 +1300,7 @@ static void *detach_unused_buf_split_in_order(struct vring_virtqueue *vq)
 	if (WARN_ON(!data))
 		return NULL;
 
-	vring_put_state_split(&split->desc_state[head], NULL);
+	vring_put_state_split(vq, &split->desc_state[head], NULL);
 	vq->free_head = head;
 	vq->vq.num_free += n;
 	split->avail_idx_shadow--;
@@ -1355,7 +1586,8 @@ virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 			      unsigned int total_sg,
 			      unsigned int out_sgs,
 			      unsigned int in_sgs,
-			      void *data, void *ctx)
+			      void *data, void *ctx,
+			      struct vring_dma_buf *blk)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	u16 head = packed->next_avail_idx, id = vring_id_packed(vq, head);
@@ -1374,7 +1606,7 @@ virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 			/* Not the device's yet: plain stores. */
 			u32 len = sg->length;
 
-			d->addr = cpu_to_le64(sg_phys(sg));
+			d->addr = cpu_to_le64(vring_sg_addr(blk, sg, d - table));
 			d->len = cpu_to_le32(len);
 			d->id = 0;
 			d->flags = cpu_to_le16(flags);
@@ -1386,15 +1618,23 @@ virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 	count = d - table;
 
 	if (unlikely(!count)) {
-		kfree(table);
+		if (!blk)
+			kfree(table);
 		return -EINVAL;
 	}
+	if (blk) {
+		int err = vring_map_table(vq, blk, count * sizeof(*table));
 
-	vring_write_desc_packed(&packed->vring.desc[head], virt_to_phys(table),
+		if (err)
+			return err;
+	}
+
+	vring_write_desc_packed(&packed->vring.desc[head],
+				blk ? blk->table_addr : virt_to_phys(table),
 				count * sizeof(*table), id);
 
 	state->data = data;
-	state->indir_desc = table;
+	state->indir_desc = blk ? vring_dma_tag(blk) : table;
 	state->ctx = ctx;
 	state->in_len = min_t(u64, in_len, U32_MAX);
 
@@ -1415,7 +1655,8 @@ virtqueue_add_packed(struct vring_virtqueue *vq,
 		     unsigned int total_sg,
 		     unsigned int out_sgs,
 		     unsigned int in_sgs,
-		     void *data, void *ctx, gfp_t gfp)
+		     void *data, void *ctx, gfp_t gfp,
+		     struct vring_dma_buf *blk)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	struct vring_packed_desc *desc = packed->vring.desc;
@@ -1435,14 +1676,16 @@ virtqueue_add_packed(struct vring_virtqueue *vq,
 		return -ENOSPC;
 	}
 
-	if (virtqueue_use_indirect(vq, total_sg)) {
+	if (blk ? blk->table != NULL : virtqueue_use_indirect(vq, total_sg)) {
 		struct vring_packed_desc *table;
 
-		table = alloc_indirect(total_sg, sizeof(*table), gfp);
+		table = blk ? blk->table :
+			alloc_indirect(total_sg, sizeof(*table), gfp);
 		if (table)
 			return virtqueue_add_indirect_packed(vq, table, sgs,
 							     total_sg, out_sgs,
-							     in_sgs, data, ctx);
+							     in_sgs, data, ctx,
+							     blk);
 	}
 
 	if (unlikely(vq->vq.num_free < total_sg))
@@ -1462,7 +1705,9 @@ virtqueue_add_packed(struct vring_virtqueue *vq,
 			if (++count < total_sg)
 				flags |= VRING_DESC_F_NEXT;
 
-			vring_write_desc_packed(&desc[i], sg_phys(sg),
+			vring_write_desc_packed(&desc[i],
+						vring_sg_addr(blk, sg,
+							      count - 1),
 						sg->length, id);
 			if (count == 1)
 				head_flags = flags;
@@ -1495,7 +1740,7 @@ virtqueue_add_packed(struct vring_virtqueue *vq,
 
 	state = &packed->desc_state[id];
 	state->data = data;
-	state->indir_desc = NULL;
+	state->indir_desc = blk ? vring_dma_tag(blk) : NULL;
 	state->ctx = ctx;
 	state->in_len = min_t(u64, in_len, U32_MAX);
 
@@ -1559,12 +1804,13 @@ static bool virtqueue_kick_prepare_packed(struct vring_virtqueue *vq)
 }
 
 /* Drop what the driver kept about a buffer: its table, ctx and token. */
-static inline void vring_put_state_packed(struct vring_desc_state_packed *state,
+static inline void vring_put_state_packed(const struct vring_virtqueue *vq,
+					  struct vring_desc_state_packed *state,
 					  void **ctx)
 {
 	/* As vring_put_state_split(): only @data must be cleared. */
 	if (state->indir_desc)
-		kfree(state->indir_desc);
+		vring_free_indir(vq, state->indir_desc);
 	if (ctx)
 		*ctx = state->ctx;
 	state->data = NULL;
@@ -1583,7 +1829,7 @@ static __always_inline void detach_buf_packed(struct vring_virtqueue *vq,
 	state->next = vq->free_head;
 	vq->free_head = id;
 
-	vring_put_state_packed(state, ctx);
+	vring_put_state_packed(vq, state, ctx);
 }
 
 /* Do a descriptor's @flags say used in lap @wrap: AVAIL and USED both @wrap? */
@@ -1851,7 +2097,7 @@ static void *virtqueue_get_buf_ctx_packed_in_order(struct vring_virtqueue *vq,
 		wrap = !wrap;
 	}
 	last_used_idx = packed_off_wrap(off, wrap);
-	vring_put_state_packed(state, ctx);
+	vring_put_state_packed(vq, state, ctx);
 	WRITE_ONCE(vq->last_used_idx, last_used_idx);
 	if (batch_done)
 		WRITE_ONCE(packed->batch_pending, false);
@@ -1984,7 +2230,7 @@ static void *detach_unused_buf_packed_in_order(struct vring_virtqueue *vq)
 		wrap = !wrap;
 	}
 	vq->vq.num_free += state->num;
-	vring_put_state_packed(state, NULL);
+	vring_put_state_packed(vq, state, NULL);
 	WRITE_ONCE(vq->last_used_idx, packed_off_wrap(off, wrap));
 	return data;
 }
@@ -2065,7 +2311,10 @@ vring_virtqueue_alloc(unsigned int index, unsigned int num_max,
 	vq->packed_ring = false;
 	vq->notify = notify;
 	vq->weak_barriers = weak_barriers;
-	vq->broken = false;
+	vq->use_dma_api = vring_use_dma_api(vdev);
+	vq->premapped = false;
+	vq->detour = vq->use_dma_api ? VRING_DETOUR_MAP : 0;
+	vq->dma_dev = vdev->dev.parent;
 	vq->we_own_ring = false;
 	vq->indirect = virtio_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC) &&
 		       !context;
@@ -2243,7 +2492,8 @@ EXPORT_SYMBOL_GPL(vring_create_virtqueue);
  * @notify: called to kick the device
  * @callback: called when buffers were used, or NULL
  * @name: for messages
- * @dma_dev: the device doing DMA; unused here, memory is identity mapped
+ * @dma_dev: the device the DMA API maps buffers for (with
+ *	VIRTIO_F_ACCESS_PLATFORM), instead of @vdev's parent
  *
  * Return: the new virtqueue, or NULL.
  */
@@ -2257,11 +2507,16 @@ struct virtqueue *vring_create_virtqueue_dma(unsigned int index,
 					     bool (*notify)(struct virtqueue *),
 					     void (*callback)(struct virtqueue *),
 					     const char *name,
-					     struct device *dma_dev __always_unused)
+					     struct device *dma_dev)
 {
-	return vring_create_virtqueue(index, num, vring_align, vdev,
-				      weak_barriers, may_reduce_num, ctx,
-				      notify, callback, name);
+	struct virtqueue *vq;
+
+	vq = vring_create_virtqueue(index, num, vring_align, vdev,
+				    weak_barriers, may_reduce_num, ctx,
+				    notify, callback, name);
+	if (vq)
+		to_vvq(vq)->dma_dev = dma_dev;
+	return vq;
 }
 EXPORT_SYMBOL_GPL(vring_create_virtqueue_dma);
 
@@ -2401,6 +2656,56 @@ EXPORT_SYMBOL_GPL(vring_del_virtqueue);
  * Adding buffers.
  */
 
+/*
+ * The add path off the fast one: a broken queue, or one whose buffers are
+ * mapped ("The DMA API" above).  Everything is mapped before the ring is
+ * touched, and unmapped again if the add fails.
+ */
+static noinline int virtqueue_add_mapped(struct vring_virtqueue *vq,
+					 struct scatterlist *sgs[],
+					 unsigned int total_sg,
+					 unsigned int out_sgs,
+					 unsigned int in_sgs,
+					 void *data, void *ctx, gfp_t gfp)
+{
+	size_t desc_size = vq->packed_ring ? sizeof(struct vring_packed_desc) :
+					     sizeof(struct vring_desc);
+	bool indirect = virtqueue_use_indirect(vq, total_sg);
+	struct vring_dma_buf *blk = NULL;
+	int err;
+
+	if (unlikely(vring_broken(vq)))
+		return -EIO;
+	/* Never fits (the layout's add says so too): map nothing. */
+	if (unlikely(total_sg > vring_num(vq)))
+		return -ENOSPC;
+
+	if (indirect) {
+		blk = vring_dma_buf_alloc(total_sg, true, desc_size, gfp);
+		/* As on the fast path: without a table, go direct. */
+		indirect = blk != NULL;
+	}
+	if (!indirect) {
+		/* Full: say so before mapping anything. */
+		if (vq->vq.num_free < total_sg)
+			return vring_no_room(vq, total_sg, out_sgs);
+		blk = vring_dma_buf_alloc(total_sg, false, desc_size, gfp);
+		if (!blk)
+			return -ENOMEM;
+	}
+
+	err = vring_map_bufs(vq, blk, sgs, total_sg, out_sgs, in_sgs);
+	if (!err && vq->packed_ring)
+		err = virtqueue_add_packed(vq, sgs, total_sg, out_sgs, in_sgs,
+					   data, ctx, gfp, blk);
+	else if (!err)
+		err = virtqueue_add_split(vq, sgs, total_sg, out_sgs, in_sgs,
+					  data, ctx, gfp, blk);
+	if (err)
+		vring_dma_release(vq, blk);
+	return err;
+}
+
 static __always_inline int virtqueue_add(struct virtqueue *_vq,
 					 struct scatterlist *sgs[],
 					 unsigned int total_sg,
@@ -2412,14 +2717,24 @@ static __always_inline int virtqueue_add(struct virtqueue *_vq,
 
 	if (unlikely(!data || !total_sg))
 		return -EINVAL;
-	if (unlikely(READ_ONCE(vq->broken)))
-		return -EIO;
+	/*
+	 * Broken, or mapping buffers: one test for both.  A lone
+	 * scatterlist goes by a copy of its pointer, so that the callers
+	 * passing &sg need not keep sg in memory on the fast path.
+	 */
+	if (unlikely(READ_ONCE(vq->detour))) {
+		struct scatterlist *one = sgs[0];
+
+		return virtqueue_add_mapped(vq, out_sgs + in_sgs == 1 ?
+					    &one : sgs, total_sg, out_sgs,
+					    in_sgs, data, ctx, gfp);
+	}
 
 	if (vq->packed_ring)
 		return virtqueue_add_packed(vq, sgs, total_sg, out_sgs, in_sgs,
-					    data, ctx, gfp);
+					    data, ctx, gfp, NULL);
 	return virtqueue_add_split(vq, sgs, total_sg, out_sgs, in_sgs,
-				   data, ctx, gfp);
+				   data, ctx, gfp, NULL);
 }
 
 /**
@@ -2512,13 +2827,158 @@ EXPORT_SYMBOL_GPL(virtqueue_add_inbuf_ctx);
  * virtqueue_dma_dev - the device to DMA-map buffers for
  * @_vq: the queue
  *
- * Return: NULL: the rig does not use the DMA API.
+ * Return: the device the queue maps for, or NULL if it does not use the
+ * DMA API (no VIRTIO_F_ACCESS_PLATFORM): then buffers need no mapping.
  */
-struct device *virtqueue_dma_dev(struct virtqueue *_vq __always_unused)
+struct device *virtqueue_dma_dev(struct virtqueue *_vq)
 {
-	return NULL;
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	return vq->use_dma_api ? vq->dma_dev : NULL;
 }
 EXPORT_SYMBOL_GPL(virtqueue_dma_dev);
+
+/**
+ * virtqueue_set_dma_premapped - the caller maps this queue's buffers
+ * @_vq: the queue, with no buffer in it
+ *
+ * From now on every add takes each scatterlist entry's sg_dma_address()
+ * as the address the device uses, and no detach unmaps it: mapping and
+ * unmapping (virtqueue_dma_map_single_attrs() and friends) are the
+ * caller's.  Indirect tables are still the queue's to map.
+ *
+ * Return: 0, or -EINVAL if buffers are in the queue.
+ */
+int virtqueue_set_dma_premapped(struct virtqueue *_vq)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (_vq->num_free != vring_num(vq))
+		return -EINVAL;
+	vq->premapped = true;
+	WRITE_ONCE(vq->detour, READ_ONCE(vq->detour) | VRING_DETOUR_MAP);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(virtqueue_set_dma_premapped);
+
+/**
+ * virtqueue_dma_map_single_attrs - map memory for the queue's device
+ * @_vq: the queue
+ * @ptr: the memory
+ * @size: its length
+ * @dir: the direction the device uses it
+ * @attrs: DMA attributes
+ *
+ * For premapped buffers (virtqueue_set_dma_premapped()).  Check the
+ * result with virtqueue_dma_mapping_error().
+ *
+ * Return: the bus address; the physical one if the queue does not use the
+ * DMA API.
+ */
+dma_addr_t virtqueue_dma_map_single_attrs(struct virtqueue *_vq, void *ptr,
+					  size_t size,
+					  enum dma_data_direction dir,
+					  unsigned long attrs)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (!vq->use_dma_api)
+		return (dma_addr_t)virt_to_phys(ptr);
+	return dma_map_single_attrs(vq->dma_dev, ptr, size, dir, attrs);
+}
+EXPORT_SYMBOL_GPL(virtqueue_dma_map_single_attrs);
+
+/**
+ * virtqueue_dma_unmap_single_attrs - undo virtqueue_dma_map_single_attrs()
+ * @_vq: the queue
+ * @addr: the bus address it gave
+ * @size: the length mapped
+ * @dir: the direction mapped
+ * @attrs: DMA attributes
+ */
+void virtqueue_dma_unmap_single_attrs(struct virtqueue *_vq, dma_addr_t addr,
+				      size_t size, enum dma_data_direction dir,
+				      unsigned long attrs)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (vq->use_dma_api)
+		dma_unmap_single_attrs(vq->dma_dev, addr, size, dir, attrs);
+}
+EXPORT_SYMBOL_GPL(virtqueue_dma_unmap_single_attrs);
+
+/**
+ * virtqueue_dma_mapping_error - did a virtqueue_dma_map_single_attrs() fail?
+ * @_vq: the queue
+ * @addr: the address it gave
+ *
+ * Return: 0 if @addr is good, non-zero if the mapping failed.
+ */
+int virtqueue_dma_mapping_error(struct virtqueue *_vq, dma_addr_t addr)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	return vq->use_dma_api ? dma_mapping_error(vq->dma_dev, addr) : 0;
+}
+EXPORT_SYMBOL_GPL(virtqueue_dma_mapping_error);
+
+/**
+ * virtqueue_dma_need_sync - must a mapping be synced for the CPU or device?
+ * @_vq: the queue
+ * @addr: the bus address
+ *
+ * Return: true if the virtqueue_dma_sync_single_range_*() calls matter.
+ */
+bool virtqueue_dma_need_sync(struct virtqueue *_vq, dma_addr_t addr)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	return vq->use_dma_api && dma_need_sync(vq->dma_dev, addr);
+}
+EXPORT_SYMBOL_GPL(virtqueue_dma_need_sync);
+
+/**
+ * virtqueue_dma_sync_single_range_for_cpu - give a mapped range to the CPU
+ * @_vq: the queue
+ * @addr: the mapping's bus address
+ * @offset: where the range starts in it
+ * @size: the range's length
+ * @dir: the direction mapped
+ */
+void virtqueue_dma_sync_single_range_for_cpu(struct virtqueue *_vq,
+					     dma_addr_t addr,
+					     unsigned long offset, size_t size,
+					     enum dma_data_direction dir)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (vq->use_dma_api)
+		dma_sync_single_range_for_cpu(vq->dma_dev, addr, offset, size,
+					      dir);
+}
+EXPORT_SYMBOL_GPL(virtqueue_dma_sync_single_range_for_cpu);
+
+/**
+ * virtqueue_dma_sync_single_range_for_device - give a range to the device
+ * @_vq: the queue
+ * @addr: the mapping's bus address
+ * @offset: where the range starts in it
+ * @size: the range's length
+ * @dir: the direction mapped
+ */
+void virtqueue_dma_sync_single_range_for_device(struct virtqueue *_vq,
+						dma_addr_t addr,
+						unsigned long offset,
+						size_t size,
+						enum dma_data_direction dir)
+{
+	struct vring_virtqueue *vq = to_vvq(_vq);
+
+	if (vq->use_dma_api)
+		dma_sync_single_range_for_device(vq->dma_dev, addr, offset,
+						 size, dir);
+}
+EXPORT_SYMBOL_GPL(virtqueue_dma_sync_single_range_for_device);
 
 /*
  * Notifying the device.
@@ -2537,7 +2997,7 @@ bool virtqueue_kick_prepare(struct virtqueue *_vq)
 {
 	struct vring_virtqueue *vq = to_vvq(_vq);
 
-	if (unlikely(READ_ONCE(vq->broken)))
+	if (unlikely(vring_broken(vq)))
 		return false;
 
 	return vq->packed_ring ? virtqueue_kick_prepare_packed(vq) :
@@ -2557,11 +3017,11 @@ bool virtqueue_notify(struct virtqueue *_vq)
 {
 	struct vring_virtqueue *vq = to_vvq(_vq);
 
-	if (unlikely(READ_ONCE(vq->broken)))
+	if (unlikely(vring_broken(vq)))
 		return false;
 
 	if (!vq->notify(_vq)) {
-		WRITE_ONCE(vq->broken, true);
+		vring_set_broken(vq, true);
 		return false;
 	}
 	return true;
@@ -2595,7 +3055,7 @@ static __always_inline void *virtqueue_get_buf_any(struct vring_virtqueue *vq,
 						   unsigned int *len,
 						   void **ctx)
 {
-	if (unlikely(READ_ONCE(vq->broken)))
+	if (unlikely(vring_broken(vq)))
 		return NULL;
 
 	if (vq->packed_ring)
@@ -2699,7 +3159,7 @@ bool virtqueue_poll(struct virtqueue *_vq, unsigned int last_used_idx)
 {
 	struct vring_virtqueue *vq = to_vvq(_vq);
 
-	if (unlikely(READ_ONCE(vq->broken)))
+	if (unlikely(vring_broken(vq)))
 		return false;
 
 	/* Our re-enable must be visible before we look at the ring. */
@@ -2739,7 +3199,7 @@ bool virtqueue_enable_cb_delayed(struct virtqueue *_vq)
 {
 	struct vring_virtqueue *vq = to_vvq(_vq);
 
-	if (unlikely(READ_ONCE(vq->broken)))
+	if (unlikely(vring_broken(vq)))
 		return true;
 
 	if (READ_ONCE(vq->event_triggered))
@@ -2789,7 +3249,7 @@ irqreturn_t vring_interrupt(int irq __always_unused, void *_vq)
 		return IRQ_NONE;
 	}
 
-	if (unlikely(READ_ONCE(vq->broken)))
+	if (unlikely(vring_broken(vq)))
 		return IRQ_HANDLED;
 
 	/* A hint for disable_cb(): the device owes us nothing more. */
@@ -3005,7 +3465,7 @@ EXPORT_SYMBOL_GPL(virtqueue_get_vring_size);
  */
 void __virtqueue_break(struct virtqueue *_vq)
 {
-	WRITE_ONCE(to_vvq(_vq)->broken, true);
+	vring_set_broken(to_vvq(_vq), true);
 }
 EXPORT_SYMBOL_GPL(__virtqueue_break);
 
@@ -3015,7 +3475,7 @@ EXPORT_SYMBOL_GPL(__virtqueue_break);
  */
 void __virtqueue_unbreak(struct virtqueue *_vq)
 {
-	WRITE_ONCE(to_vvq(_vq)->broken, false);
+	vring_set_broken(to_vvq(_vq), false);
 }
 EXPORT_SYMBOL_GPL(__virtqueue_unbreak);
 
@@ -3028,7 +3488,7 @@ EXPORT_SYMBOL_GPL(__virtqueue_unbreak);
  */
 bool virtqueue_is_broken(const struct virtqueue *_vq)
 {
-	return READ_ONCE(to_vvq(_vq)->broken);
+	return vring_broken(to_vvq(_vq));
 }
 EXPORT_SYMBOL_GPL(virtqueue_is_broken);
 
@@ -3044,7 +3504,7 @@ void virtio_break_device(struct virtio_device *dev)
 
 	spin_lock(&dev->vqs_list_lock);
 	virtio_device_for_each_vq(dev, _vq)
-		WRITE_ONCE(to_vvq(_vq)->broken, true);
+		vring_set_broken(to_vvq(_vq), true);
 	spin_unlock(&dev->vqs_list_lock);
 }
 EXPORT_SYMBOL_GPL(virtio_break_device);
@@ -3060,7 +3520,7 @@ void __virtio_unbreak_device(struct virtio_device *dev)
 
 	spin_lock(&dev->vqs_list_lock);
 	virtio_device_for_each_vq(dev, _vq)
-		WRITE_ONCE(to_vvq(_vq)->broken, false);
+		vring_set_broken(to_vvq(_vq), false);
 	spin_unlock(&dev->vqs_list_lock);
 }
 EXPORT_SYMBOL_GPL(__virtio_unbreak_device);
@@ -3135,10 +3595,12 @@ EXPORT_SYMBOL_GPL(virtqueue_get_vring);
  * virtio_max_dma_size - the largest buffer segment the device can take
  * @vdev: the device
  *
- * Return: SIZE_MAX: without a DMA API there is no mapping limit.
+ * Return: the DMA API's limit for a device using it, else SIZE_MAX.
  */
-size_t virtio_max_dma_size(const struct virtio_device *vdev __always_unused)
+size_t virtio_max_dma_size(const struct virtio_device *vdev)
 {
+	if (vring_use_dma_api(vdev))
+		return dma_max_mapping_size(vdev->dev.parent);
 	return SIZE_MAX;
 }
 EXPORT_SYMBOL_GPL(virtio_max_dma_size);

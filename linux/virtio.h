@@ -73,6 +73,33 @@ int virtqueue_add_sgs(struct virtqueue *vq, struct scatterlist *sgs[],
 
 struct device *virtqueue_dma_dev(struct virtqueue *vq);
 
+/*
+ * Premapped buffers: the caller maps (these helpers map for the queue's
+ * device, or give the physical address without VIRTIO_F_ACCESS_PLATFORM)
+ * and the queue takes sg_dma_address() as it is.  RIG_..._ARGS: as for
+ * virtqueue_resize below, what kernel/ksrc-features.sh reports.
+ */
+#define RIG_VIRTQUEUE_SET_DMA_PREMAPPED_ARGS 1
+int virtqueue_set_dma_premapped(struct virtqueue *_vq);
+dma_addr_t virtqueue_dma_map_single_attrs(struct virtqueue *_vq, void *ptr,
+					  size_t size,
+					  enum dma_data_direction dir,
+					  unsigned long attrs);
+void virtqueue_dma_unmap_single_attrs(struct virtqueue *_vq, dma_addr_t addr,
+				      size_t size, enum dma_data_direction dir,
+				      unsigned long attrs);
+int virtqueue_dma_mapping_error(struct virtqueue *_vq, dma_addr_t addr);
+bool virtqueue_dma_need_sync(struct virtqueue *_vq, dma_addr_t addr);
+void virtqueue_dma_sync_single_range_for_cpu(struct virtqueue *_vq,
+					     dma_addr_t addr,
+					     unsigned long offset, size_t size,
+					     enum dma_data_direction dir);
+void virtqueue_dma_sync_single_range_for_device(struct virtqueue *_vq,
+						dma_addr_t addr,
+						unsigned long offset,
+						size_t size,
+						enum dma_data_direction dir);
+
 bool virtqueue_kick(struct virtqueue *vq);
 bool virtqueue_kick_prepare(struct virtqueue *vq);
 bool virtqueue_notify(struct virtqueue *vq);
