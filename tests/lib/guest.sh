@@ -33,7 +33,7 @@ guest_ready() {
 	77) GUEST_WHY=$(head -n 1 <<<"$out"); return 1 ;;
 	*) GUEST_WHY="guest-build.sh failed: $(tail -n 1 <<<"$out")"; return 1 ;;
 	esac
-	if ! cc -O2 -o "$T/guest_io" tests/peers/guest_io.c; then
+	if ! cc -O2 -pthread -o "$T/guest_io" tests/peers/guest_io.c; then
 		GUEST_WHY="cannot build the host's guest_io"
 		return 1
 	fi
@@ -54,35 +54,62 @@ guest_ready_or_say() {
 
 # guest_cmd CMDLINE QEMU-ARGS...: the QEMU command line of a guest boot, in
 # the array QEMU_CMD (for a test that runs QEMU in the background itself).
+# The guest's shape: GUEST_SMP vCPUs (default 1, MTTCG), GUEST_MEM of
+# memory (default 256M) in a shared memfd, as vhost-user needs.
 guest_cmd() {
-	local cmdline=$1 bios=(-bios "$QBOOT")
+	local cmdline=$1 bios=(-bios "$QBOOT") mem=${GUEST_MEM:-256M}
 	shift
 	[ "${SEABIOS:-}" = 1 ] && bios=()
-	QEMU_CMD=(qemu-system-x86_64 -accel tcg -m 256M -smp 1 -nographic -no-reboot
-		"${bios[@]}" -object memory-backend-memfd,id=mem,size=256M,share=on
+	QEMU_CMD=(qemu-system-x86_64 -accel tcg,thread=multi -m "$mem" -smp "${GUEST_SMP:-1}"
+		-nographic -no-reboot "${bios[@]}"
+		-object "memory-backend-memfd,id=mem,size=$mem,share=on"
 		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz"
 		-initrd "$GUEST_DIR/initramfs.gz"
 		-append "console=ttyS0 quiet panic=-1 $cmdline" "$@")
 }
 
-# boot NAME CMDLINE QEMU-ARGS...: boot the guest, its console in
-# $T/NAME.console; sets RESULT (the RIG-RESULT line) and BOOT_S.
-boot() {
-	local name=$1 t0 t1
+# boot_start NAME CMDLINE QEMU-ARGS...: boot the guest in the background,
+# its console in $T/NAME.console, bounded by timeout to GUEST_TIMEOUT
+# seconds (default 90; BOOT_PID is timeout's, whose status boot_wait
+# reads); QEMU's own PID goes to $T/NAME.pid once it runs.
+boot_start() {
+	local name=$1
 	shift
 	guest_cmd "$@"
-	t0=$(date +%s%N)
-	timeout 90 "${QEMU_CMD[@]}" </dev/null >"$T/$name.console" 2>&1
+	rm -f "$T/$name.pid"
+	BOOT_T0=$(date +%s%N)
+	timeout "${GUEST_TIMEOUT:-90}" "${QEMU_CMD[@]}" -pidfile "$T/$name.pid" \
+		</dev/null >"$T/$name.console" 2>&1 &
+	BOOT_PID=$!
+	PIDS="$PIDS $BOOT_PID"
+}
+
+# boot_wait NAME: wait for the guest boot_start started; sets BOOT_RC
+# (timeout's: QEMU's status, 124 when it ran out of time), BOOT_S (launch
+# to exit) and RESULT.
+boot_wait() {
+	local t1
+	wait "$BOOT_PID" 2>/dev/null
 	BOOT_RC=$?
+	forget_pid "$BOOT_PID"
 	t1=$(date +%s%N)
-	BOOT_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
-	guest_result "$name"
+	BOOT_S=$(awk -v a="$BOOT_T0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+	guest_result "$1"
+}
+
+# boot NAME CMDLINE QEMU-ARGS...: boot the guest and wait for it.
+boot() {
+	boot_start "$@"
+	boot_wait "$1"
 }
 
 # guest_result NAME: RESULT, the last RIG-RESULT line of $T/NAME.console.
 guest_result() {
 	RESULT=$(grep -ao 'RIG-RESULT.*' "$T/$1.console" | tr -d '\r' | tail -n 1)
 }
+
+# guest_errors NAME: the guest's own complaints (guest_io's) on its console.
+guest_errors() { grep -a '^guest_io: ' "$T/$1.console" | tr -d '\r' | head -n 3; }
 
 # field NAME: NAME's value in the RIG-RESULT line.
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $RESULT"; }

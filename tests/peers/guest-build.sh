@@ -90,7 +90,7 @@ for m in drivers/virtio/virtio_ring drivers/virtio/virtio drivers/virtio/virtio_
 	cp "$mods/$m.ko" "$R/lib/mod/" || { echo "guest: $(basename "$deb") has no $m.ko"; exit 1; }
 	basename "$m" >>"$R/lib/mod/order"
 done
-$CC -static -O2 -o "$R/bin/guest_io" "$SRC/guest_io.c" ||
+$CC -static -O2 -pthread -o "$R/bin/guest_io" "$SRC/guest_io.c" ||
 	skip "cannot link a static guest_io (libc6-dev's libc.a missing?)"
 cp "$SRC/guest-init.sh" "$R/init"
 chmod +x "$R/init"

@@ -11,6 +11,10 @@
  *   guest_io verify FILE OFF LEN SEED    host: is the pattern there?
  *   guest_io net IFNAME COUNT            send COUNT frames, check each one
  *                                        comes back (a loopback device)
+ *   guest_io cpus blk DEV OFF LEN DSEED WSEED ROUNDS
+ *   guest_io cpus net IFNAME COUNT       I/O from every online CPU at once
+ *                                        (do_cpus() below)
+ *   guest_io ethstats IFNAME             the driver's counters (ethtool -S)
  *
  * Built statically for the guest's initramfs, and normally for the host.
  * Exit status 0 on success, 1 on a failed check, 2 on a usage error.
@@ -20,9 +24,15 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <net/if.h>
+#include <linux/sockios.h>
 #include <netinet/in.h>
 #include <linux/if_ether.h>
+#include <linux/ethtool.h>
+#include <linux/filter.h>
 #include <linux/if_packet.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +44,8 @@
 #include <unistd.h>
 
 #define CHUNK		(1u << 20)
+#define PIECE_MAX	(256u << 10)	/* cpus blk: pieces of 4 KiB to this */
+#define NET_WAIT_S	10		/* for a frame to come back */
 #define ETH_P_RIG	0x88b5		/* IEEE local experimental ethertype */
 
 static void usage(const char *why)
@@ -44,7 +56,9 @@ static void usage(const char *why)
 
 static const char help[] =
 	"Usage: guest_io mkdisk FILE SIZE SEED | sum DEV [BS] | write DEV OFF LEN SEED\n"
-	"       | verify FILE OFF LEN SEED | net IFNAME COUNT\n";
+	"       | verify FILE OFF LEN SEED | net IFNAME COUNT\n"
+	"       | cpus blk DEV OFF LEN DSEED WSEED ROUNDS | cpus net IFNAME COUNT\n"
+	"       | ethstats IFNAME\n";
 
 static uint64_t num(const char *s)
 {
@@ -193,34 +207,49 @@ static int do_write(const char *path, uint64_t off, uint64_t len,
 	return 0;
 }
 
-/* Frame @seq: our MAC both ends, ETH_P_RIG, then seq and a pattern. */
+/*
+ * Frame @seq of sender @id: our MAC both ends, ETH_P_RIG, then seq, id and
+ * a pattern.
+ */
 static size_t make_frame(unsigned char *f, const unsigned char *mac,
-			 uint32_t seq)
+			 uint8_t id, uint32_t seq)
 {
-	size_t len = 60 + (seq * 97) % (1514 - 60 + 1), i;
+	size_t len = 60 + (seq * 97 + id * 13) % (1514 - 60 + 1), i;
 
 	memcpy(f, mac, 6);
 	memcpy(f + 6, mac, 6);
 	f[12] = ETH_P_RIG >> 8;
 	f[13] = ETH_P_RIG & 0xff;
 	memcpy(f + 14, &seq, 4);
-	for (i = 18; i < len; i++)
-		f[i] = (unsigned char)(seq * 31 + i);
+	f[18] = id;
+	for (i = 19; i < len; i++)
+		f[i] = (unsigned char)(seq * 31 + id + i);
 	return len;
 }
 
-static int do_net(const char *ifname, uint64_t count)
+/*
+ * A packet socket on @ifname (brought up) for ETH_P_RIG frames, with @mac
+ * filled in.  With @own, it sees only the frames sender @id received
+ * (a filter on the id byte, our own transmissions left out) and has room
+ * for every frame in flight: several senders share the interface.
+ */
+static int net_open(const char *ifname, unsigned char *mac, bool own, uint8_t id)
 {
-	unsigned char mac[6], f[1600], g[1600];
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 18),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, id, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = code };
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	struct timeval tv = { .tv_sec = 3 };
+	struct timeval tv = { .tv_sec = NET_WAIT_S };
 	struct ifreq ifr = { 0 };
-	uint64_t sent = 0, got = 0, bad = 0;
-	int s = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_RIG));
+	int s = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_RIG)), one = 1, big = 4 << 20;
 
 	if (s < 0 || strlen(ifname) >= IFNAMSIZ) {
 		perror("guest_io: socket");
-		return 1;
+		return -1;
 	}
 	strcpy(ifr.ifr_name, ifname);
 	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
@@ -231,49 +260,385 @@ static int do_net(const char *ifname, uint64_t count)
 	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
 	if (ioctl(s, SIOCGIFINDEX, &ifr) < 0)
 		goto fail;
+	if (own && (setsockopt(s, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0 ||
+		    setsockopt(s, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)) < 0 ||
+		    setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big)) < 0))
+		goto fail;
 	sll.sll_ifindex = ifr.ifr_ifindex;
 	sll.sll_protocol = htons(ETH_P_RIG);
 	if (bind(s, (struct sockaddr *)&sll, sizeof(sll)) < 0 ||
 	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
 		goto fail;
+	return s;
+fail:
+	fprintf(stderr, "guest_io: %s: %s\n", ifname, strerror(errno));
+	close(s);
+	return -1;
+}
+
+/*
+ * Send @count frames as sender @id on @s, checking each one that comes
+ * back; frames of other senders (before the filter was on) are skipped.
+ * Adds to *@got and *@bad; *@wait_ms: the longest wait for a frame (a
+ * figure to read, not a limit).  0 if all came back right.
+ */
+static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
+		   uint64_t *got, uint64_t *bad, double *wait_ms)
+{
+	unsigned char f[1600], g[1600];
+	uint64_t sent = 0;
+	double t = now();
+
 	/* Up to 32 frames in flight: fewer than the receive buffers posted. */
-	while (got < count) {
+	while (*got < count) {
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
 		size_t want;
 		ssize_t n;
 		uint32_t seq;
 
-		while (sent < count && sent - got < 32) {
-			size_t len = make_frame(f, mac, sent);
+		while (sent < count && sent - *got < 32) {
+			size_t len = make_frame(f, mac, id, sent);
 
-			if (send(s, f, len, 0) != (ssize_t)len)
-				goto fail;
+			if (send(s, f, len, 0) != (ssize_t)len) {
+				fprintf(stderr, "guest_io: sender %u: send: %s\n", id, strerror(errno));
+				return 1;
+			}
 			sent++;
 		}
 		n = recvfrom(s, g, sizeof(g), 0, (struct sockaddr *)&from, &fl);
+		if ((now() - t) * 1e3 > *wait_ms)
+			*wait_ms = (now() - t) * 1e3;
+		t = now();
 		if (n < 0) {
-			fprintf(stderr, "guest_io: frame %" PRIu64 " did not come back: %s\n",
-				got, strerror(errno));
-			break;
+			fprintf(stderr, "guest_io: sender %u: frame %" PRIu64 " did not come back in %d s: %s\n",
+				id, *got, NET_WAIT_S, strerror(errno));
+			return 1;
 		}
-		if (from.sll_pkttype == PACKET_OUTGOING)
+		if (from.sll_pkttype == PACKET_OUTGOING || n < 19 || g[18] != id)
 			continue;
-		want = make_frame(f, mac, got);
+		want = make_frame(f, mac, id, *got);
 		memcpy(&seq, g + 14, 4);
 		if ((size_t)n != want || memcmp(f, g, want)) {
-			fprintf(stderr, "guest_io: frame %" PRIu64 " differs (seq %u, %zd bytes, wanted %zu)\n",
-				got, seq, n, want);
-			bad++;
+			fprintf(stderr, "guest_io: sender %u: frame %" PRIu64 " differs (seq %u, %zd bytes, wanted %zu)\n",
+				id, *got, seq, n, want);
+			++*bad;
 		}
-		got++;
+		++*got;
 	}
-	printf("net sent %" PRIu64 " received %" PRIu64 " bad %" PRIu64 "\n",
-	       sent, got, bad);
-	return got == count && !bad ? 0 : 1;
+	return *bad ? 1 : 0;
+}
+
+static int do_net(const char *ifname, uint64_t count)
+{
+	unsigned char mac[6];
+	uint64_t got = 0, bad = 0;
+	int s = net_open(ifname, mac, false, 0), rc;
+	double wait_ms = 0;
+
+	if (s < 0)
+		return 1;
+	rc = net_run(s, mac, 0, count, &got, &bad, &wait_ms);
+	printf("net sent %" PRIu64 " received %" PRIu64 " bad %" PRIu64 " wait_ms %.0f\n",
+	       count, got, bad, wait_ms);
+	close(s);
+	return rc;
+}
+
+/* The driver's statistics (ethtool -S): one "NAME VALUE" line each. */
+static int do_ethstats(const char *ifname)
+{
+	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
+	struct ethtool_gstrings *names;
+	struct ethtool_stats *stats;
+	struct ifreq ifr = { 0 };
+	int s = socket(AF_INET, SOCK_DGRAM, 0);
+	unsigned int i, n;
+
+	if (s < 0 || strlen(ifname) >= IFNAMSIZ)
+		usage("no socket, or IFNAME too long");
+	strcpy(ifr.ifr_name, ifname);
+	ifr.ifr_data = (void *)&info;
+	if (ioctl(s, SIOCETHTOOL, &ifr) < 0)
+		goto fail;
+	n = info.n_stats;
+	names = calloc(1, sizeof(*names) + (size_t)n * ETH_GSTRING_LEN);
+	stats = calloc(1, sizeof(*stats) + (size_t)n * sizeof(uint64_t));
+	if (!names || !stats)
+		goto fail;
+	names->cmd = ETHTOOL_GSTRINGS;
+	names->string_set = ETH_SS_STATS;
+	names->len = n;
+	stats->cmd = ETHTOOL_GSTATS;
+	stats->n_stats = n;
+	ifr.ifr_data = (void *)names;
+	if (ioctl(s, SIOCETHTOOL, &ifr) < 0)
+		goto fail;
+	ifr.ifr_data = (void *)stats;
+	if (ioctl(s, SIOCETHTOOL, &ifr) < 0)
+		goto fail;
+	for (i = 0; i < n; i++)
+		printf("%.*s %llu\n", ETH_GSTRING_LEN, (char *)names->data + i * ETH_GSTRING_LEN,
+		       (unsigned long long)stats->data[i]);
+	return 0;
 fail:
-	fprintf(stderr, "guest_io: %s: %s\n", ifname, strerror(errno));
+	fprintf(stderr, "guest_io: %s: ethtool statistics: %s\n", ifname, strerror(errno));
 	return 1;
+}
+
+/*
+ * ---- The same from every CPU at once ----
+ *
+ * One thread per online CPU, pinned there (sched_setaffinity), all started
+ * together.  blk: worker i owns stripe i of [OFF, OFF + LEN); each round it
+ * reads a piece (checked against what the disk held: pattern DSEED in the
+ * first round, WSEED after), writes pattern WSEED there and reads it back
+ * (checked), piece sizes 4 KiB to 256 KiB in turn, O_DIRECT.  net: worker i
+ * sends COUNT frames as sender i and checks each one that comes back.
+ * Output: one line per worker, "cpu I ios N bytes N bad N moved N high N"
+ * (ios: blk reads and writes, net frames back; moved: I/Os after which it
+ * found itself off its CPU, net asks once at the end; high: its blk buffer
+ * lies above guest physical 4 GiB), then "cpus N ..." with the totals and
+ * the seconds from the start to the last worker's end, and for net the
+ * longest any worker waited for a frame (wait_ms).  Once every worker
+ * is under way (blk: one I/O done), "RIG-BUSY cpus N" goes to stderr (the
+ * console).
+ */
+struct worker {
+	pthread_t thread;
+	unsigned int idx;		/* its stripe, its sender id */
+	int cpu;
+	struct job *job;
+	uint64_t ios, bytes, bad, moved;
+	double wait_ms;			/* net: the longest wait for a frame */
+	bool high, started;
+	int rc;
+};
+
+struct job {
+	bool blk;
+	const char *path;		/* the disk or the interface */
+	uint64_t off, len, dseed, wseed, rounds, count;
+	int fd;				/* blk: shared by the workers */
+	unsigned int n;
+	struct worker *w;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int ready, started;
+	bool go;
+};
+
+/* Is every page of @buf above guest physical 4 GiB?  (/proc/self/pagemap) */
+static bool above_4g(const void *buf, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), i;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	bool high = fd >= 0;
+
+	for (i = 0; high && i < len; i += pg) {
+		uint64_t e;
+		off_t at = (off_t)((uintptr_t)buf + i) / pg * 8;
+
+		/* bit 63: present; bits 0-54: the frame number */
+		if (pread(fd, &e, 8, at) != 8 || !(e >> 63) ||
+		    (e & ((1ull << 55) - 1)) * pg < (1ull << 32))
+			high = false;
+	}
+	if (fd >= 0)
+		close(fd);
+	return high;
+}
+
+static void worker_start(struct worker *w)
+{
+	struct job *j = w->job;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "guest_io: cpu %d: sched_setaffinity: %s\n", w->cpu, strerror(errno));
+		w->rc = 1;
+	}
+	pthread_mutex_lock(&j->lock);
+	j->ready++;
+	pthread_cond_broadcast(&j->cond);
+	while (!j->go)
+		pthread_cond_wait(&j->cond, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+}
+
+/* @w is under way: once every worker is, RIG-BUSY. */
+static void worker_busy(struct worker *w)
+{
+	struct job *j = w->job;
+
+	if (w->started)
+		return;
+	w->started = true;
+	pthread_mutex_lock(&j->lock);
+	if (++j->started == j->n)
+		fprintf(stderr, "RIG-BUSY cpus %u\n", j->n);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void worker_did_io(struct worker *w)
+{
+	w->ios++;
+	if (sched_getcpu() != w->cpu)
+		w->moved++;
+	worker_busy(w);
+}
+
+static bool blk_check(struct worker *w, const uint64_t *got, uint64_t *want,
+		      uint64_t pos, size_t n, uint64_t seed)
+{
+	fill(want, pos, n, seed);
+	if (!memcmp(got, want, n))
+		return true;
+	if (w->bad++ < 3)
+		fprintf(stderr, "guest_io: cpu %d: the %zu bytes at %" PRIu64 " differ from pattern %" PRIu64 "\n",
+			w->cpu, n, pos, seed);
+	return false;
+}
+
+static void *blk_worker(void *arg)
+{
+	struct worker *w = arg;
+	const struct job *j = w->job;
+	uint64_t stripe = j->len / j->n / 4096 * 4096, r, pos, k = 0;
+	uint64_t start = j->off + w->idx * stripe;
+	uint64_t end = w->idx + 1 == j->n ? j->off + j->len : start + stripe;
+	uint64_t *buf = chunk_buf(), *want = chunk_buf();
+
+	worker_start(w);
+	memset(buf, 0, PIECE_MAX);	/* in memory before asking where */
+	w->high = above_4g(buf, PIECE_MAX);
+	for (r = 0; r < j->rounds && !w->rc; r++) {
+		for (pos = start; pos < end && !w->rc; pos += PIECE_MAX >> (k++ % 7)) {
+			size_t n = PIECE_MAX >> (k % 7);
+
+			if (n > end - pos)
+				n = end - pos;
+			if (pread(j->fd, buf, n, pos) != (ssize_t)n)
+				goto io_error;
+			worker_did_io(w);
+			blk_check(w, buf, want, pos, n, r ? j->wseed : j->dseed);
+			fill(buf, pos, n, j->wseed);
+			if (pwrite(j->fd, buf, n, pos) != (ssize_t)n)
+				goto io_error;
+			worker_did_io(w);
+			memset(buf, 0, n);
+			if (pread(j->fd, buf, n, pos) != (ssize_t)n)
+				goto io_error;
+			worker_did_io(w);
+			blk_check(w, buf, want, pos, n, j->wseed);
+			w->bytes += 3 * n;
+			continue;
+io_error:
+			fprintf(stderr, "guest_io: cpu %d: I/O of %zu bytes at %" PRIu64 ": %s\n",
+				w->cpu, n, pos, strerror(errno));
+			w->rc = 1;
+		}
+	}
+	free(buf);
+	free(want);
+	if (w->bad)
+		w->rc = 1;
+	return NULL;
+}
+
+static void *net_worker(void *arg)
+{
+	struct worker *w = arg;
+	const struct job *j = w->job;
+	unsigned char mac[6];
+	uint64_t got = 0;
+	int s;
+
+	worker_start(w);
+	s = net_open(j->path, mac, true, (uint8_t)w->idx);
+	if (s < 0) {
+		w->rc = 1;
+		return NULL;
+	}
+	worker_busy(w);
+	if (net_run(s, mac, (uint8_t)w->idx, j->count, &got, &w->bad, &w->wait_ms))
+		w->rc = 1;
+	w->ios += got;
+	if (sched_getcpu() != w->cpu)	/* net: asked once, at the end */
+		w->moved++;
+	close(s);
+	return NULL;
+}
+
+static int do_cpus(struct job *j)
+{
+	cpu_set_t set;
+	uint64_t ios = 0, bytes = 0, bad = 0, moved = 0;
+	unsigned int i, high = 0;
+	double t0, wait_ms = 0;
+	int cpu, rc = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set)) {
+		perror("guest_io: sched_getaffinity");
+		return 1;
+	}
+	j->n = CPU_COUNT(&set);
+	if (j->n > 255)
+		usage("more than 255 CPUs");
+	j->w = calloc(j->n, sizeof(*j->w));
+	if (!j->w || pthread_mutex_init(&j->lock, NULL) || pthread_cond_init(&j->cond, NULL)) {
+		perror("guest_io: cpus");
+		return 1;
+	}
+	if (j->blk) {
+		if (j->off % 4096 || j->len % 4096 || j->len / j->n < 4096)
+			usage("OFF and LEN must be multiples of 4096, LEN at least 4096 a CPU");
+		j->fd = open_direct(j->path, O_RDWR);
+	}
+	for (i = 0, cpu = 0; i < j->n; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		j->w[i].idx = i;
+		j->w[i].cpu = cpu;
+		j->w[i].job = j;
+		if (pthread_create(&j->w[i].thread, NULL, j->blk ? blk_worker : net_worker, &j->w[i])) {
+			perror("guest_io: pthread_create");
+			exit(1);
+		}
+		i++;
+	}
+	/* All pinned first, then all at once. */
+	pthread_mutex_lock(&j->lock);
+	while (j->ready < j->n)
+		pthread_cond_wait(&j->cond, &j->lock);
+	t0 = now();
+	j->go = true;
+	pthread_cond_broadcast(&j->cond);
+	pthread_mutex_unlock(&j->lock);
+	for (i = 0; i < j->n; i++) {
+		struct worker *w = &j->w[i];
+
+		pthread_join(w->thread, NULL);
+		printf("cpu %d ios %" PRIu64 " bytes %" PRIu64 " bad %" PRIu64 " moved %" PRIu64 " high %d\n",
+		       w->cpu, w->ios, w->bytes, w->bad, w->moved, w->high);
+		ios += w->ios;
+		bytes += w->bytes;
+		bad += w->bad;
+		moved += w->moved;
+		high += w->high;
+		if (w->wait_ms > wait_ms)
+			wait_ms = w->wait_ms;
+		rc |= w->rc;
+	}
+	if (j->blk && fsync(j->fd)) {
+		perror("guest_io: fsync");
+		rc = 1;
+	}
+	printf("cpus %u ios %" PRIu64 " bytes %" PRIu64 " bad %" PRIu64 " moved %" PRIu64 " high %u seconds %.2f wait_ms %.0f\n",
+	       j->n, ios, bytes, bad, moved, high, now() - t0, wait_ms);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -299,5 +664,19 @@ int main(int argc, char **argv)
 		return do_write(argv[2], num(argv[3]), num(argv[4]), num(argv[5]), 1);
 	if (!strcmp(m, "net") && argc == 4)
 		return do_net(argv[2], num(argv[3]));
+	if (!strcmp(m, "ethstats") && argc == 3)
+		return do_ethstats(argv[2]);
+	if (!strcmp(m, "cpus") && argc == 9 && !strcmp(argv[2], "blk")) {
+		struct job j = { .blk = true, .path = argv[3], .off = num(argv[4]),
+				 .len = num(argv[5]), .dseed = num(argv[6]),
+				 .wseed = num(argv[7]), .rounds = num(argv[8]) };
+
+		return do_cpus(&j);
+	}
+	if (!strcmp(m, "cpus") && argc == 5 && !strcmp(argv[2], "net")) {
+		struct job j = { .path = argv[3], .count = num(argv[4]) };
+
+		return do_cpus(&j);
+	}
 	usage(argc > 1 ? "unknown mode or wrong number of arguments" : "no mode given");
 }
