@@ -513,6 +513,9 @@ peer_checks() {
 	# The same guest's disk with vhost_dev SIGKILLed mid-I/O and started
 	# again (the inflight protocol): a suite of its own, its own time bound.
 	suite "peers restart" env PEER_PREFIX="$PREFIX" tests/peers/restart.sh "$B"
+	# The guest as users start it (4 vCPUs, 5 GiB, QEMU's default queues),
+	# QEMU killed mid-I/O: its two big boots get a time bound of their own.
+	suite "peers big guest" env PEER_PREFIX="$PREFIX" tests/peers/big-guest.sh "$B"
 	# testpmd takes seconds to start: a DPDK run of 4 s must still give a
 	# figure (no testpmd: exit 77, a SKIP).
 	expect "tests/peers/bench-net.sh RUNS=1 DPDK_SECONDS=4: a median for each driver" 0 \

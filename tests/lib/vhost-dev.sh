@@ -18,6 +18,12 @@ trap cleanup EXIT
 # A signal is an exit too (bash runs no EXIT trap when a signal kills it).
 . "$(dirname "${BASH_SOURCE[0]}")/signals.sh"
 
+# has_bit VALUE BIT: is BIT set in VALUE?
+has_bit() { (( ($1 >> $2) & 1 )); }
+# acked FILE: the features the last frontend acked, from vhost_dev's
+# "frontend:" lines in FILE.
+acked() { sed -En 's/^frontend: .* features (0x[0-9a-f]+).*/\1/p' "$1" | tail -n 1; }
+
 # host_impl VHOST_DEV: "rig" or "kernel", whose vringh it was linked with.
 host_impl() { "$1" --version 2>&1 | sed -n 's/.*host ring code: \([^,;]*\).*/\1/p'; }
 
