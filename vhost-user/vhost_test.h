@@ -44,6 +44,7 @@ struct vt {
 	unsigned long seconds;		/* 0: no bound */
 	unsigned int timeout_ms;	/* longest wait for anything */
 	unsigned int frame_len;		/* 0: varying */
+	unsigned int burst;		/* net: frames in flight, benchmark mode; 0: off */
 	unsigned long seed;
 	int peer_pid;			/* 0: not watched */
 	int cpu;			/* -1: the last allowed one */

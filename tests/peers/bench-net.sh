@@ -2,32 +2,48 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Frames per second through one testpmd vhost backend (io forwarding, on
-# CPU 0), three drivers on CPU 1, interleaved run by run:
-#   rig      vhost_test with our virtio_ring.c
-#   kernel   vhost_test with a kernel tree's virtio_ring.c (GUEST=kernel)
+# CPU 0), the drivers on CPU 1 doing the same work, interleaved run by run,
+# split and packed ring in turn (LAYOUTS):
+#   rig      vhost_test --burst=32 with our virtio_ring.c
+#   kernel   vhost_test --burst=32 with a kernel tree's virtio_ring.c
+#            (GUEST=kernel)
 #   dpdk     DPDK's own virtio-user driver (testpmd, net_virtio_user,
-#            io forwarding with --tx-first: 32 frames bounce between the
-#            two testpmds; its figure is the median Rx-pps of its steady
-#            seconds)
-# vhost_test polls (--poll), 64-byte frames, split ring, no in-order (the
-# kernel's 6.12 ring has none), every frame still checked.  Prints a header
-# naming the DPDK installed, each run, then the medians and the ratios to
-# DPDK's.  A benchmark, not a test.  testpmd takes seconds to start (about
-# 5 on a loaded machine): DPDK_SECONDS count from its first statistics
-# line, and the first two and the last of its seconds are dropped, so
-# DPDK_SECONDS must be 4 or more.  A run without a figure says why on
-# stderr; if any run failed the exit status is 1, and a driver with no
-# figure at all has no median ("none").
+#            io forwarding with --tx-first: a burst of 32 frames bounces
+#            between the two testpmds; its figure is the median Rx-pps of
+#            its steady seconds)
+# The same work: vhost_test's benchmark mode (vhost-user/README) keeps 32
+# frames in flight, one descriptor a frame, 64-byte frames whose bytes are
+# not compared (counts and lengths are), polls (--poll); no in-order (the
+# kernel's 6.12 split ring has none).  Beside frames/s, the driver's CPU
+# time per frame: vhost_test's own (getrusage of the counted phase); for
+# testpmd, the CPU its process used over the steady seconds (/proc, clock
+# ticks) over the frames its Rx-pps says it forwarded then.  Prints a
+# header naming the DPDK installed, each run, then per layout the medians,
+# the ratios to DPDK's, and the median CPU ns/frame.  A benchmark, not a
+# test.  testpmd takes seconds to start (about 5 on a loaded machine):
+# DPDK_SECONDS count from its first statistics line, and the first two and
+# the last of its seconds are dropped, so DPDK_SECONDS must be 4 or more.
+# A run without a figure says why on stderr; if any run failed the exit
+# status is 1, and a driver with no figure at all has no median ("none").
 #
 # Usage: tests/peers/bench-net.sh [RIG_BUILD [KERNEL_BUILD]]
-#   RUNS (default 5), FRAMES (default 1000000), DPDK_SECONDS (default 8)
+#   RUNS (default 7), FRAMES (default 1000000), DPDK_SECONDS (default 8),
+#   LAYOUTS (default "split packed")
 set -u
 cd "$(dirname "$0")/../.."
 RIG=${1:-.}
 KERN=${2:-build-kernel-rig}
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-7}
+LAYOUTS=${LAYOUTS:-split packed}
+BURST=32
 FRAMES=${FRAMES:-1000000}
 DPDK_SECONDS=${DPDK_SECONDS:-8}
+for l in $LAYOUTS; do
+	case $l in
+	split | packed) ;;
+	*) echo "bench-net: LAYOUTS: '$l' is not split or packed" >&2; exit 2 ;;
+	esac
+done
 case $DPDK_SECONDS in
 '' | *[!0-9]* | [0-3]) echo "bench-net: DPDK_SECONDS must be 4 or more, not '$DPDK_SECONDS'" >&2; exit 2 ;;
 esac
@@ -42,70 +58,95 @@ sock=$(peer_sock be)
 drivers="rig dpdk"
 [ -x "$KERN/vhost_test" ] && drivers="rig kernel dpdk"
 [ -x "$KERN/vhost_test" ] || echo "bench-net: no $KERN/vhost_test (make KSRC=... GUEST=kernel HOST=rig): no kernel runs" >&2
-declare -A figs
+declare -A figs cpus
 
+# ours BUILD LAYOUT: "FRAMES/S CPU_NS" of one vhost_test run, or nothing.
 ours() {
 	"$1/vhost_test" --socket="$sock" --device=net --count="$FRAMES" --frame-len=64 \
-		--poll --cpu=1 --peer-pid="$(peer_pid be)" | sed -n 's/^Frames\/s: //p'
+		--burst=$BURST --poll --cpu=1 --peer-pid="$(peer_pid be)" \
+		$([ "$2" = packed ] && echo --packed) |
+		awk -F': ' '/^Frames\/s: / { f = $2 } /^CPU ns\/frame: / { c = $2 }
+			    END { if (f != "" && c != "") print f, c }'
 }
 
 # rx_pps LOG: testpmd's Rx-pps figures so far, one a line.
 rx_pps() { sed -n 's/^ *Rx-pps: *\([0-9]*\).*/\1/p' "$1"; }
 has_rx_pps() { [ -n "$(rx_pps "$1")" ]; }
+# CPU ticks PID has used (utime + stime, /proc/PID/stat fields 14 and 15).
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'; }
+now_ns() { date +%s%N; }
 
+# dpdk LAYOUT: "FRAMES/S CPU_NS" of one testpmd virtio-user run, or nothing.
 dpdk() {
-	local prefix="rig-bench-fe-$$" log="$PEER_DIR/fe.log" pid n
+	local prefix="rig-bench-fe-$$" log="$PEER_DIR/fe.log" tpid pid n c0 c1 t0 t1 pps
 	testpmd_cmd '0@1,1@1' "$prefix" \
-		"net_virtio_user0,path=$sock,queues=1,packed_vq=0,in_order=0,mrg_rxbuf=0"
+		"net_virtio_user0,path=$sock,queues=1,packed_vq=$([ "$1" = packed ] && echo 1 || echo 0),in_order=0,mrg_rxbuf=0"
 	timeout -s INT $((PEER_TIMEOUT + DPDK_SECONDS + 10)) "${TESTPMD[@]}" --tx-first \
 		</dev/null >"$log" 2>&1 &
-	pid=$!
-	# DPDK_SECONDS from its first statistics, however long it took to start.
-	poll_until $((PEER_TIMEOUT * 20)) "$pid" has_rx_pps "$log" && sleep "$DPDK_SECONDS"
-	kill -INT "$pid" 2>/dev/null
-	wait "$pid"
+	tpid=$!
+	pid=$(peer_child "$tpid")
+	# DPDK_SECONDS from its first statistics, however long it took to
+	# start; its CPU time from the third (the first two are dropped).
+	if poll_until $((PEER_TIMEOUT * 20)) "$tpid" has_rx_pps "$log"; then
+		sleep 2
+		c0=$(cpu_ticks "$pid") t0=$(now_ns)
+		sleep $((DPDK_SECONDS - 2))
+		c1=$(cpu_ticks "$pid") t1=$(now_ns)
+	fi
+	kill -INT "$tpid" 2>/dev/null
+	wait "$tpid"
 	rm -rf "/var/run/dpdk/$prefix"
 	n=$(rx_pps "$log" | wc -l)
-	if [ "$n" -lt 4 ]; then
+	if [ "$n" -lt 4 ] || [ -z "${c0:-}" ] || [ -z "${c1:-}" ]; then
 		echo "bench-net: dpdk: testpmd printed $n Rx-pps lines (4 needed:" \
-			"the first two and the last are dropped); its log:" >&2
+			"the first two and the last are dropped)${c1:+, }${c1:-, and no CPU time}; its log:" >&2
 		tail -n 5 "$log" | sed 's/^/  | /' >&2
 		return
 	fi
 	# The steady seconds: drop the first two and the last.
-	rx_pps "$log" | sed '1,2d;$d' | median
+	pps=$(rx_pps "$log" | sed '1,2d;$d' | median)
+	awk -v pps="$pps" -v c="$((c1 - c0))" -v hz="$(getconf CLK_TCK)" -v ns="$((t1 - t0))" \
+		'BEGIN { if (pps > 0) printf "%s %.1f\n", pps, c / hz * 1e9 / (ns / 1e9) / pps }'
 }
 
 echo "# testpmd of DPDK $(peer_version testpmd) as the backend; $RUNS runs of" \
-	"$FRAMES frames (vhost_test), DPDK_SECONDS=$DPDK_SECONDS (dpdk)"
+	"$FRAMES frames (vhost_test --burst=$BURST), DPDK_SECONDS=$DPDK_SECONDS (dpdk);" \
+	"layouts: $LAYOUTS; $(uptime | sed 's/.*load/load/')"
 rc=0
 for ((r = 1; r <= RUNS; r++)); do
-	for d in $drivers; do
-		case $d in
-		rig) f=$(ours "$RIG") ;;
-		kernel) f=$(ours "$KERN") ;;
-		dpdk) f=$(dpdk) ;;
-		esac
-		if [ -n "$f" ]; then
-			echo "run $r $d: $f frames/s"
-		else
-			echo "run $r $d: failed (why: on stderr)"
-			rc=1
-		fi
-		figs[$d]="${figs[$d]:-} ${f:-}"
+	for l in $LAYOUTS; do
+		for d in $drivers; do
+			case $d in
+			rig) f=$(ours "$RIG" "$l") ;;
+			kernel) f=$(ours "$KERN" "$l") ;;
+			dpdk) f=$(dpdk "$l") ;;
+			esac
+			if [ -n "$f" ]; then
+				echo "run $r $l $d: ${f% *} frames/s, ${f#* } CPU ns/frame"
+			else
+				echo "run $r $l $d: failed (why: on stderr)"
+				rc=1
+			fi
+			figs[$l-$d]="${figs[$l-$d]:-} ${f% *}"
+			cpus[$l-$d]="${cpus[$l-$d]:-} ${f#* }"
+		done
 	done
 done
-base=$(median <<<"${figs[dpdk]}")
-for d in $drivers; do
-	m=$(median <<<"${figs[$d]}")
-	# A rate in whole frames a second (a median of two is their mean).
-	[ -z "$m" ] || m=$(printf '%.0f' "$m")
-	if [ -z "$m" ]; then
-		echo "median $d: none (no run gave a figure)"
-	elif [ -z "$base" ]; then
-		echo "median $d: $m frames/s (no dpdk figure to compare with)"
-	else
-		echo "median $d: $m frames/s ($(awk -v a="$m" -v b="$base" 'BEGIN { printf "%.2f", a / b }') x dpdk)"
-	fi
+for l in $LAYOUTS; do
+	base=$(median <<<"${figs[$l-dpdk]}")
+	for d in $drivers; do
+		m=$(median <<<"${figs[$l-$d]}")
+		c=$(median <<<"${cpus[$l-$d]}")
+		# A rate in whole frames a second (a median of two is their mean).
+		[ -z "$m" ] || m=$(printf '%.0f' "$m")
+		[ -z "$c" ] || c=$(printf '%.1f' "$c")
+		if [ -z "$m" ]; then
+			echo "median $l $d: none (no run gave a figure)"
+		elif [ -z "$base" ]; then
+			echo "median $l $d: $m frames/s (no dpdk figure to compare with), $c CPU ns/frame"
+		else
+			echo "median $l $d: $m frames/s ($(awk -v a="$m" -v b="$base" 'BEGIN { printf "%.2f", a / b }') x dpdk), $c CPU ns/frame"
+		fi
+	done
 done
 exit $rc
