@@ -28,7 +28,6 @@ set -u
 cd "$(dirname "$0")/../.."
 B=${1:?usage: tests/peers/dev-torture.sh BUILD_DIR [LABEL]}
 LABEL=${2:-}
-TABLE=tests/peers/dev-torture.table
 VT=$B/vhost_test VD=$B/vhost_dev
 D=$(mktemp -d "${TMPDIR:-/tmp}/rig-devtorture.XXXXXX") || exit 1
 VDPID=
@@ -38,6 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$(dirname "$0")/../lib/signals.sh"
+. tests/lib/dev-torture.sh
 
 driver=$("$VT" --version | sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p')
 [ -n "$driver" ] || { echo "FAIL: ${LABEL}dev-torture: $VT --version names no guest ring code"; exit 1; }
@@ -92,20 +92,8 @@ one() {
 }
 
 # The rows: every used-ring case on both rings where it applies, blk and
-# net; the config lies on blk (vhost_dev serves no net config space).
-rows=()
-while read -r c rings; do
-	[ "$rings" = "packed:" ] && rings=packed
-	[ "$rings" = "split:" ] && rings=split
-	case $rings in packed | split) ;; *) rings="split packed" ;; esac
-	for dev in blk net; do
-		if [[ $c == blk-* ]]; then
-			[ "$dev" = blk ] && rows+=("$c blk split")
-			continue
-		fi
-		for r in $rings; do rows+=("$c $dev $r"); done
-	done
-done < <("$VD" --list | awk '{ print $1, ($2 == "split:" || $2 == "packed:") ? $2 : "any" }')
+# net; the config lies on their own device.
+mapfile -t rows < <(torture_rows "$VD" blk net)
 
 [ "${RECORD:-0}" = 1 ] || printf '%-9s %-18s %-4s %-7s %-10s %-11s %s\n' \
 	driver case dev ring outcome "caught by" message
@@ -120,17 +108,6 @@ for r in "${rows[@]}"; do
 	fi
 	printf '%-9s %-18s %-4s %-7s %-10s %-11s %s\n' "$driver" "$c" "$dev" "$ring" \
 		"$outcome" "$by" "$msg"
-	want=$(awk -v d="$driver" -v c="$c" -v v="$dev" -v r="$ring" \
-		'$1 == d && $2 == c && $3 == v && $4 == r { print $5 }' "$TABLE")
-	name="${LABEL}dev-torture $driver $c $dev $ring"
-	if [ -z "$want" ]; then
-		echo "FAIL: $name: $outcome, a row $TABLE lacks"
-		bad=1
-	elif [[ "|$want|" == *"|$outcome|"* ]]; then
-		echo "PASS: $name: $outcome"
-	else
-		echo "FAIL: $name: now $outcome, $TABLE says $want"
-		bad=1
-	fi
+	torture_verdict "$driver" "$c" "$dev" "$ring" "$outcome"
 done
 exit $bad
