@@ -12,12 +12,14 @@
 #                             read back the disk there (guest_io cpus blk)
 #   rigcpusnet=N              from every CPU at once: N frames each
 #                             (guest_io cpus net)
-# It prints one line "RIG-RESULT ..." (every field key=value, "error" set
+# It prints "RIG-INIT" first, then one line "RIG-RESULT ..." (every field key=value, "error" set
 # if anything failed) and powers off.
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 res="" err=""
+# The host's bound on a device that lies from the start runs from here.
+echo "RIG-INIT"
 for m in $(cat /lib/mod/order); do
 	insmod "/lib/mod/$m.ko" || err="$err insmod-$m"
 done
@@ -43,9 +45,12 @@ EOF
 		err="$err blk-write"
 fi
 if [ -n "$rignet" ]; then
-	if wait_for /sys/class/net/eth0 && out=$(guest_io net eth0 "$rignet"); then
+	# The counts also when a check failed (net_lost: frames skipped).
+	if wait_for /sys/class/net/eth0; then
+		out=$(guest_io net eth0 "$rignet") || err="$err net"
 		set -- $out
-		res="$res net_sent=$3 net_received=$5 net_bad=$7 net_wait_ms=$9"
+		[ $# -ge 11 ] &&
+			res="$res net_sent=$3 net_received=$5 net_bad=$7 net_wait_ms=$9 net_lost=${11}"
 		res="$res net_features=$(cat /sys/class/net/eth0/device/features)"
 	else
 		err="$err net"
