@@ -3,7 +3,7 @@
  * vhost_dev --torture=CASE: see vhost-user/dev_torture.h.  Rules from the
  * virtio 1.2 specification: used ring 2.7.8, used flags 2.7.10, packed
  * used descriptors and wrap counters 2.8.1-2.8.6, notifications 2.7.7,
- * virtio-blk config 5.2.4.
+ * virtio-blk config 5.2.4, virtio-net config 5.1.4.
  *
  * Every write below is a rule broken on purpose; the correct completions
  * are vringh's (vringh_complete_user), never done here.  The position
@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
+#include "vhost-user/dev_models.h"
 #include "vhost-user/dev_torture.h"
 
 static const struct dev_torture_case cases[] = {
@@ -37,6 +38,8 @@ static const struct dev_torture_case cases[] = {
 	{ "blk-capacity", DT_CONFIG, "virtio-blk config: capacity 2^64 - 1 sectors" },
 	{ "blk-seg-max", DT_CONFIG, "virtio-blk config: seg_max 0 (SEG_MAX offered)" },
 	{ "blk-size", DT_CONFIG, "virtio-blk config: blk_size 1000, not a power of 2 (BLK_SIZE offered)" },
+	{ "net-mtu", DT_CONFIG, "virtio-net config: mtu 67, below the spec's least 68 (MTU offered)" },
+	{ "net-queue-pairs", DT_CONFIG, "virtio-net config: max_virtqueue_pairs 0, below 1 (MQ offered: needs --queues=N > 1)" },
 };
 
 const struct dev_torture_case *dev_torture_find(const char *name)
@@ -410,4 +413,14 @@ void dev_torture_blk_config(const struct dev_torture *t, uint8_t *cfg)
 
 		memcpy(cfg + 20, &v, 4);
 	}
+}
+
+void dev_torture_net_config(const struct dev_torture *t, struct net_config *cfg)
+{
+	if (!t)
+		return;
+	if (is(t, "net-mtu"))
+		cfg->mtu = 67;
+	else if (is(t, "net-queue-pairs"))
+		cfg->max_virtqueue_pairs = 0;
 }

@@ -51,6 +51,10 @@ int dev_torture_complete(struct dev_torture *t, struct vub_queue *q,
 /* A config-space case lies in @cfg (virtio-blk layout); else no change. */
 void dev_torture_blk_config(const struct dev_torture *t, uint8_t *cfg);
 
+struct net_config;
+/* A virtio-net config case lies in @cfg, once, before it is served. */
+void dev_torture_net_config(const struct dev_torture *t, struct net_config *cfg);
+
 /* Complete @head through @t if a torture case is set, else through vringh. */
 static inline int dev_complete(struct dev_torture *t, struct vub_queue *q,
 			       u16 head, u32 len)

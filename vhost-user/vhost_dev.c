@@ -244,7 +244,10 @@ int main(int argc, char **argv)
 		net.window = window;
 		net.pairs = queues;
 		net.torture = torture.c ? &torture : NULL;
+		if (torture.c && !strcmp(torture.c->name, "net-queue-pairs") && queues < 2)
+			rig_usage_error("--torture=net-queue-pairs: the field is there only with MQ, --queues=N > 1");
 		net_model_init(&dev, &net, features);
+		dev_torture_net_config(net.torture, &net.config);
 	}
 
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */

@@ -71,6 +71,7 @@ one() {
 	if [ "$dev" = blk ]; then da=(--type=blk --size=67108864); else da=(--type=net); fi
 	[ "$ring" = packed ] && va+=(--packed)
 	[ "$c" = packed-mid-id ] && va+=(--no-indirect)
+	[ "$c" = net-queue-pairs ] && da+=(--queues=2)
 	timeout 60 "$VD" --socket="$D/s" "${da[@]}" --conns=1 --torture="$c" \
 		>"$D/dev.out" 2>"$D/dev.err" &
 	VDPID=$!
