@@ -100,6 +100,13 @@ $(CHECK_MODES): check-%:
 	$(Q)$(call check-mode-env,$*) $(MAKE) --no-print-directory O=build-$* \
 		CC='$(call check-mode-cc,$*)' CFLAGS='$(CHECK_MODE_CFLAGS)' check
 
+# make torture-drivers: every vhost_dev --torture case against the Linux
+# guest's virtio-blk and virtio-net and DPDK's virtio-user, each outcome
+# against tests/peers/dev-torture.table (make check runs DPDK's and a
+# subset of the guest's; tests/README).
+torture-drivers: all
+	$(Q)$(srctree)/tests/peers/dev-torture-drivers.sh --all $(CURDIR)
+
 # ---- Fuzzing ----
 #   make fuzz [FUZZ_SECONDS=N]   every fuzz target for N s (default 60)
 # make check runs each target on its corpus plus a fixed number of runs.
@@ -139,4 +146,4 @@ mutate:
 		$(if $(T),-t $(call shell-quote,$(value T)))
 
 .PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets \
-	$(CHECK_MODES) mutate
+	$(CHECK_MODES) mutate torture-drivers

@@ -385,6 +385,11 @@ readme_checks() {
 		expect "README example: $cmd" 0 out-like="$LOG/ex$i.want" -- \
 			sh -c 'cd "$1" && eval "$2" 2>&1; exit 0' sh "$B" "$cmd"
 	done
+	# The device torture's report in tests/README: the recorded table's.
+	sed -n '/^  case  *rig  *kernel  *guest blk/,/^$/p' tests/README | sed '/^$/d' \
+		>"$LOG/torture-report.want"
+	expect "tests/README's driver torture report is tests/peers/dev-torture.table's" 0 \
+		out-like="$LOG/torture-report.want" -- tests/peers/dev-torture-report.sh
 }
 
 # Test programs with cases of their own: every case listed by --list.
@@ -609,6 +614,20 @@ frontend_checks() {
 	suite "vhost-user frontend" tests/peers/frontend.sh "$B" "$PREFIX"
 	[ -n "$KSRC" ] || dev_torture_checks
 }
+# Real drivers against vhost_dev --torture (tests/peers/dev-torture-drivers.sh):
+# DPDK's virtio-user on every case, the Linux guest on a subset, a suite a
+# boot (each bounded by CHECK_TIMEOUT; every case: make torture-drivers).
+# Plain builds only, as above.
+driver_torture_checks() {
+	local r rows
+	suite "dev torture DPDK virtio-user split" tests/peers/dev-torture-drivers.sh --driver=dpdk --ring=split "$B"
+	suite "dev torture DPDK virtio-user packed" tests/peers/dev-torture-drivers.sh --driver=dpdk --ring=packed "$B"
+	rows=$(. tests/lib/dev-torture.sh && echo "$TORTURE_GUEST_SUBSET")
+	for r in $rows; do
+		suite "dev torture Linux guest ${r//:/ }" env GUEST_ROWS="$r" \
+			tests/peers/dev-torture-drivers.sh --driver=guest "$B"
+	done
+}
 dev_torture_checks() {
 	if [ "$MODE" = plain ]; then
 		suite "vhost-user dev torture" tests/peers/dev-torture.sh "$B" "$PREFIX"
@@ -697,6 +716,7 @@ else
 			valgrind_checks
 			LONG=1 fuzz_checks
 			LONG=1 peer_checks
+			LONG=1 driver_torture_checks
 		else
 			skip_check "valgrind" "not in a $MODE build (make check-valgrind)"
 			fuzz_checks

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The device torture's report table, as tests/README shows it: one row per
+# vhost_dev --torture case, one column per driver and ring, each cell the
+# outcome tests/peers/dev-torture.table records (a letter each: Detected,
+# Accepted, Hung, Tolerated, Crashed; n "never done", the case cannot be
+# made against that driver; . the case does not apply).  rig and kernel
+# (vhost_test) show blk's outcome, "blk/net" where the two differ; a guest
+# cell in make check's subset is marked *.  make check compares tests/README
+# with this output.
+#
+# Usage: tests/peers/dev-torture-report.sh
+set -u
+cd "$(dirname "$0")/../.."
+. tests/lib/dev-torture.sh
+awk -v subset=" $TORTURE_GUEST_SUBSET " '
+function code(o,   n, i, a, s) {
+	n = split(o, a, "|")
+	s = ""
+	for (i = 1; i <= n; i++)
+		s = s (a[i] == "not-done" ? "n" : toupper(substr(a[i], 1, 1)))
+	return s
+}
+function cell(d, c, v, r,   k, x) {
+	k = d SUBSEP c SUBSEP v SUBSEP r
+	if (!(k in out))
+		return "."
+	x = code(out[k])
+	if (d == "guest" && index(subset, " " c ":" v ":" r " "))
+		x = x "*"
+	return x
+}
+function both(d, c, r,   b, n) {
+	b = cell(d, c, "blk", r)
+	n = cell(d, c, "net", r)
+	if (b == ".")
+		return n
+	return (n == "." || n == b) ? b : b "/" n
+}
+/^#/ || NF < 5 { next }
+{
+	out[$1, $2, $3, $4] = $5
+	if (!($2 in seen)) {
+		seen[$2] = 1
+		cases[++ncases] = $2
+	}
+}
+END {
+	printf "  %-17s %-11s %-11s %-11s %-11s %-11s\n", "case", "rig", "kernel",
+		"guest blk", "guest net", "dpdk"
+	printf "  %-17s %-5s %-5s %-5s %-5s %-5s %-5s %-5s %-5s %-5s %s\n", "",
+		"split", "pack", "split", "pack", "split", "pack", "split", "pack",
+		"split", "pack"
+	for (i = 1; i <= ncases; i++) {
+		c = cases[i]
+		printf "  %-17s %-5s %-5s %-5s %-5s %-5s %-5s %-5s %-5s %-5s %s\n", c,
+			both("rig", c, "split"), both("rig", c, "packed"),
+			both("kernel", c, "split"), both("kernel", c, "packed"),
+			cell("guest", c, "blk", "split"), cell("guest", c, "blk", "packed"),
+			cell("guest", c, "net", "split"), cell("guest", c, "net", "packed"),
+			cell("dpdk", c, "net", "split"), cell("dpdk", c, "net", "packed")
+	}
+}' "$TORTURE_TABLE" | sed 's/ *$//'
