@@ -74,6 +74,9 @@ struct vring_desc_extra {
  * @desc_extra: per descriptor: shadow of next and flags
  * @queue: the ring allocation, if this code allocated it
  * @queue_size_in_bytes: size of @queue
+ * @queue_dma: the bus address of @queue
+ * @queue_dma_dev: the device @queue was allocated coherent for (the DMA
+ *	API), or NULL (alloc_pages_exact(), @queue_dma its physical address)
  * @vring_align: alignment of the used ring, from creation
  * @may_reduce_num: whether a resize may settle for a smaller ring
  */
@@ -89,6 +92,8 @@ struct vring_virtqueue_split {
 	struct vring_desc_extra *desc_extra;
 	void *queue;
 	size_t queue_size_in_bytes;
+	dma_addr_t queue_dma;
+	struct device *queue_dma_dev;
 	unsigned int vring_align;
 	bool may_reduce_num;
 };
@@ -132,6 +137,8 @@ struct vring_desc_state_packed {
  * @desc_state: per buffer id: token, table, ctx, writable length, size
  * @queue: the ring allocation, if this code allocated it
  * @queue_size_in_bytes: size of @queue
+ * @queue_dma: as struct vring_virtqueue_split's
+ * @queue_dma_dev: likewise
  * @may_reduce_num: whether a resize may settle for a smaller ring
  */
 struct vring_virtqueue_packed {
@@ -147,6 +154,8 @@ struct vring_virtqueue_packed {
 	struct vring_desc_state_packed *desc_state;
 	void *queue;
 	size_t queue_size_in_bytes;
+	dma_addr_t queue_dma;
+	struct device *queue_dma_dev;
 	bool may_reduce_num;
 };
 
@@ -357,7 +366,10 @@ static void *alloc_indirect(unsigned int total_sg, size_t size, gfp_t gfp)
  * detach pays only a bit test, and only for a table.
  * Every failure (a mapping, the allocation, the ring full) undoes the
  * mappings that add made before anything is written to the ring: a
- * failed add leaves nothing mapped and nothing available.
+ * failed add leaves nothing mapped and nothing available.  A ring this
+ * code allocates for such a queue is coherent DMA memory
+ * (dma_alloc_coherent()), and the device is given its DMA addresses
+ * (virtqueue_get_desc_addr() and friends).
  */
 
 /**
@@ -519,6 +531,41 @@ static struct vring_dma_buf *vring_dma_buf_alloc(unsigned int total_sg,
 }
 
 /*
+ * Ring memory: coherent DMA memory for @dma_dev (a queue using the DMA
+ * API), else whole pages; *@addr is the address the device uses.
+ */
+static void *vring_alloc_ring(struct device *dma_dev, size_t bytes,
+			      gfp_t gfp, dma_addr_t *addr)
+{
+	void *p;
+
+	if (dma_dev)
+		return dma_alloc_coherent(dma_dev, bytes, addr, gfp);
+	p = alloc_pages_exact(bytes, gfp);
+	if (p)
+		*addr = virt_to_phys(p);
+	return p;
+}
+
+static void vring_free_ring(struct device *dma_dev, size_t bytes, void *p,
+			    dma_addr_t addr)
+{
+	if (dma_dev)
+		dma_free_coherent(dma_dev, bytes, p, addr);
+	else
+		free_pages_exact(p, bytes);
+}
+
+/* The device's address of @ptr, in the ring at @queue (ours) or not. */
+static dma_addr_t vring_ring_addr(const void *queue, dma_addr_t queue_dma,
+				  const void *ptr)
+{
+	if (!queue)
+		return virt_to_phys((void *)ptr);
+	return queue_dma + ((const char *)ptr - (const char *)queue);
+}
+
+/*
  * Split ring: private state.
  */
 
@@ -602,7 +649,8 @@ static void vring_free_split(struct vring_virtqueue_split *split,
 			     bool own_ring)
 {
 	if (own_ring && split->queue)
-		free_pages_exact(split->queue, split->queue_size_in_bytes);
+		vring_free_ring(split->queue_dma_dev, split->queue_size_in_bytes,
+				split->queue, split->queue_dma);
 	kfree(split->desc_state);
 	kfree(split->desc_extra);
 	split->queue = NULL;
@@ -623,7 +671,8 @@ static void vring_free_split(struct vring_virtqueue_split *split,
 static int vring_alloc_queue_split(struct vring_virtqueue_split *split,
 				   struct virtio_device *vdev,
 				   unsigned int num, unsigned int vring_align,
-				   bool may_reduce_num)
+				   bool may_reduce_num,
+				   struct device *dma_dev)
 {
 	unsigned long start_align = max_t(unsigned long, vring_align,
 					  PAGE_SIZE);
@@ -637,7 +686,8 @@ static int vring_alloc_queue_split(struct vring_virtqueue_split *split,
 		if (may_reduce_num && ring_bytes > PAGE_SIZE)
 			gfp |= __GFP_NOWARN;
 		bytes = PAGE_ALIGN(ring_bytes + start_align - 1);
-		queue = alloc_pages_exact(bytes, gfp);
+		queue = vring_alloc_ring(dma_dev, bytes, gfp,
+					 &split->queue_dma);
 		if (queue)
 			break;
 		if (!may_reduce_num || ring_bytes <= PAGE_SIZE || num == 1)
@@ -649,6 +699,7 @@ static int vring_alloc_queue_split(struct vring_virtqueue_split *split,
 		   vring_align);
 	split->queue = queue;
 	split->queue_size_in_bytes = bytes;
+	split->queue_dma_dev = dma_dev;
 	split->vring_align = vring_align;
 	split->may_reduce_num = may_reduce_num;
 	dev_dbg(&vdev->dev, "allocated a ring of %u entries\n", num);
@@ -1347,7 +1398,8 @@ static int virtqueue_resize_split(struct vring_virtqueue *vq, u32 num)
 
 	err = vring_alloc_queue_split(&fresh, vq->vq.vdev, num,
 				      vq->split.vring_align,
-				      vq->split.may_reduce_num);
+				      vq->split.may_reduce_num,
+				      vq->use_dma_api ? vq->dma_dev : NULL);
 	if (!err) {
 		err = vring_alloc_state_split(&fresh);
 		if (err)
@@ -1477,7 +1529,9 @@ static void vring_free_packed(struct vring_virtqueue_packed *packed,
 			      bool own_ring)
 {
 	if (own_ring && packed->queue)
-		free_pages_exact(packed->queue, packed->queue_size_in_bytes);
+		vring_free_ring(packed->queue_dma_dev,
+				packed->queue_size_in_bytes, packed->queue,
+				packed->queue_dma);
 	kfree(packed->desc_state);
 	packed->queue = NULL;
 	packed->desc_state = NULL;
@@ -1490,7 +1544,8 @@ static void vring_free_packed(struct vring_virtqueue_packed *packed,
  */
 static int vring_alloc_queue_packed(struct vring_virtqueue_packed *packed,
 				    struct virtio_device *vdev,
-				    unsigned int num, bool may_reduce_num)
+				    unsigned int num, bool may_reduce_num,
+				    struct device *dma_dev)
 {
 	size_t bytes;
 	void *queue;
@@ -1502,7 +1557,8 @@ static int vring_alloc_queue_packed(struct vring_virtqueue_packed *packed,
 		if (may_reduce_num && ring_bytes > PAGE_SIZE)
 			gfp |= __GFP_NOWARN;
 		bytes = PAGE_ALIGN(ring_bytes + PAGE_SIZE - 1);
-		queue = alloc_pages_exact(bytes, gfp);
+		queue = vring_alloc_ring(dma_dev, bytes, gfp,
+					 &packed->queue_dma);
 		if (queue)
 			break;
 		if (!may_reduce_num || ring_bytes <= PAGE_SIZE || num == 1)
@@ -1513,6 +1569,7 @@ static int vring_alloc_queue_packed(struct vring_virtqueue_packed *packed,
 	vring_packed_init(&packed->vring, num, PTR_ALIGN(queue, PAGE_SIZE));
 	packed->queue = queue;
 	packed->queue_size_in_bytes = bytes;
+	packed->queue_dma_dev = dma_dev;
 	packed->may_reduce_num = may_reduce_num;
 	dev_dbg(&vdev->dev, "allocated a packed ring of %u entries\n", num);
 	return 0;
@@ -2267,7 +2324,8 @@ static int virtqueue_resize_packed(struct vring_virtqueue *vq, u32 num)
 	int err;
 
 	err = vring_alloc_queue_packed(&fresh, vq->vq.vdev, num,
-				       vq->packed.may_reduce_num);
+				       vq->packed.may_reduce_num,
+				       vq->use_dma_api ? vq->dma_dev : NULL);
 	if (!err) {
 		err = vring_alloc_state_packed(&fresh);
 		if (err)
@@ -2391,7 +2449,8 @@ static struct virtqueue *vring_create_virtqueue_split(unsigned int index,
 		struct virtio_device *vdev, bool weak_barriers,
 		bool may_reduce_num, bool context,
 		bool (*notify)(struct virtqueue *),
-		void (*callback)(struct virtqueue *), const char *name)
+		void (*callback)(struct virtqueue *), const char *name,
+		struct device *dma_dev)
 {
 	struct vring_virtqueue_split split = {};
 	struct virtqueue *vq;
@@ -2399,7 +2458,8 @@ static struct virtqueue *vring_create_virtqueue_split(unsigned int index,
 	if (!vring_split_num_ok(vdev, num, vring_align))
 		return NULL;
 	if (vring_alloc_queue_split(&split, vdev, num, vring_align,
-				    may_reduce_num))
+				    may_reduce_num,
+				    vring_use_dma_api(vdev) ? dma_dev : NULL))
 		return NULL;
 
 	vq = __vring_new_virtqueue(index, &split, num, vdev, weak_barriers,
@@ -2409,6 +2469,7 @@ static struct virtqueue *vring_create_virtqueue_split(unsigned int index,
 		return NULL;
 	}
 	to_vvq(vq)->we_own_ring = true;
+	to_vvq(vq)->dma_dev = dma_dev;
 	return vq;
 }
 
@@ -2416,14 +2477,16 @@ static struct virtqueue *vring_create_virtqueue_packed(unsigned int index,
 		unsigned int num, struct virtio_device *vdev,
 		bool weak_barriers, bool may_reduce_num, bool context,
 		bool (*notify)(struct virtqueue *),
-		void (*callback)(struct virtqueue *), const char *name)
+		void (*callback)(struct virtqueue *), const char *name,
+		struct device *dma_dev)
 {
 	struct vring_virtqueue_packed packed = {};
 	struct virtqueue *vq;
 
 	if (!vring_packed_num_ok(vdev, num))
 		return NULL;
-	if (vring_alloc_queue_packed(&packed, vdev, num, may_reduce_num))
+	if (vring_alloc_queue_packed(&packed, vdev, num, may_reduce_num,
+				     vring_use_dma_api(vdev) ? dma_dev : NULL))
 		return NULL;
 
 	vq = __vring_new_virtqueue_packed(index, &packed, num, vdev,
@@ -2434,6 +2497,7 @@ static struct virtqueue *vring_create_virtqueue_packed(unsigned int index,
 		return NULL;
 	}
 	to_vvq(vq)->we_own_ring = true;
+	to_vvq(vq)->dma_dev = dma_dev;
 	return vq;
 }
 
@@ -2469,14 +2533,10 @@ struct virtqueue *vring_create_virtqueue(unsigned int index,
 					 void (*callback)(struct virtqueue *),
 					 const char *name)
 {
-	if (virtio_has_feature(vdev, VIRTIO_F_RING_PACKED))
-		return vring_create_virtqueue_packed(index, num, vdev,
-						     weak_barriers,
-						     may_reduce_num, ctx,
-						     notify, callback, name);
-	return vring_create_virtqueue_split(index, num, vring_align, vdev,
-					    weak_barriers, may_reduce_num,
-					    ctx, notify, callback, name);
+	return vring_create_virtqueue_dma(index, num, vring_align, vdev,
+					  weak_barriers, may_reduce_num, ctx,
+					  notify, callback, name,
+					  vdev->dev.parent);
 }
 EXPORT_SYMBOL_GPL(vring_create_virtqueue);
 
@@ -2509,14 +2569,16 @@ struct virtqueue *vring_create_virtqueue_dma(unsigned int index,
 					     const char *name,
 					     struct device *dma_dev)
 {
-	struct virtqueue *vq;
-
-	vq = vring_create_virtqueue(index, num, vring_align, vdev,
-				    weak_barriers, may_reduce_num, ctx,
-				    notify, callback, name);
-	if (vq)
-		to_vvq(vq)->dma_dev = dma_dev;
-	return vq;
+	if (virtio_has_feature(vdev, VIRTIO_F_RING_PACKED))
+		return vring_create_virtqueue_packed(index, num, vdev,
+						     weak_barriers,
+						     may_reduce_num, ctx,
+						     notify, callback, name,
+						     dma_dev);
+	return vring_create_virtqueue_split(index, num, vring_align, vdev,
+					    weak_barriers, may_reduce_num,
+					    ctx, notify, callback, name,
+					    dma_dev);
 }
 EXPORT_SYMBOL_GPL(vring_create_virtqueue_dma);
 
@@ -3529,15 +3591,19 @@ EXPORT_SYMBOL_GPL(__virtio_unbreak_device);
  * virtqueue_get_desc_addr - where the device finds the descriptor area
  * @_vq: the queue
  *
- * Return: the physical address of the descriptor table (packed: ring).
+ * Return: the device's address of the descriptor table (packed: ring):
+ * for a ring this code allocated for a queue using the DMA API, the
+ * coherent allocation's DMA address; else the physical address.
  */
 dma_addr_t virtqueue_get_desc_addr(const struct virtqueue *_vq)
 {
 	const struct vring_virtqueue *vq = to_vvq(_vq);
 
 	if (vq->packed_ring)
-		return virt_to_phys(vq->packed.vring.desc);
-	return virt_to_phys(vq->split.vring.desc);
+		return vring_ring_addr(vq->packed.queue, vq->packed.queue_dma,
+				       vq->packed.vring.desc);
+	return vring_ring_addr(vq->split.queue, vq->split.queue_dma,
+			       vq->split.vring.desc);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_desc_addr);
 
@@ -3545,16 +3611,18 @@ EXPORT_SYMBOL_GPL(virtqueue_get_desc_addr);
  * virtqueue_get_avail_addr - where the device finds the driver area
  * @_vq: the queue
  *
- * Return: the physical address of the available ring (packed: the driver
- * event suppression structure).
+ * Return: the device's address (as virtqueue_get_desc_addr()) of the
+ * available ring (packed: the driver event suppression structure).
  */
 dma_addr_t virtqueue_get_avail_addr(const struct virtqueue *_vq)
 {
 	const struct vring_virtqueue *vq = to_vvq(_vq);
 
 	if (vq->packed_ring)
-		return virt_to_phys(vq->packed.vring.driver);
-	return virt_to_phys(vq->split.vring.avail);
+		return vring_ring_addr(vq->packed.queue, vq->packed.queue_dma,
+				       vq->packed.vring.driver);
+	return vring_ring_addr(vq->split.queue, vq->split.queue_dma,
+			       vq->split.vring.avail);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_avail_addr);
 
@@ -3562,16 +3630,18 @@ EXPORT_SYMBOL_GPL(virtqueue_get_avail_addr);
  * virtqueue_get_used_addr - where the device finds the device area
  * @_vq: the queue
  *
- * Return: the physical address of the used ring (packed: the device event
- * suppression structure).
+ * Return: the device's address (as virtqueue_get_desc_addr()) of the used
+ * ring (packed: the device event suppression structure).
  */
 dma_addr_t virtqueue_get_used_addr(const struct virtqueue *_vq)
 {
 	const struct vring_virtqueue *vq = to_vvq(_vq);
 
 	if (vq->packed_ring)
-		return virt_to_phys(vq->packed.vring.device);
-	return virt_to_phys(vq->split.vring.used);
+		return vring_ring_addr(vq->packed.queue, vq->packed.queue_dma,
+				       vq->packed.vring.device);
+	return vring_ring_addr(vq->split.queue, vq->split.queue_dma,
+			       vq->split.vring.used);
 }
 EXPORT_SYMBOL_GPL(virtqueue_get_used_addr);
 

@@ -7,7 +7,8 @@
  * test negotiates that feature, work.  A test that wants to see them sets
  * the device's rig_dma (the rig's, not the kernel's): every streaming map
  * and unmap then goes through its hooks, which may record it and may fail
- * a mapping (DMA_MAPPING_ERROR).
+ * a mapping (DMA_MAPPING_ERROR); and, if it sets them, every coherent
+ * allocation and free (ring memory) through its alloc and free hooks.
  */
 #ifndef _LINUX_DMA_MAPPING_H
 #define _LINUX_DMA_MAPPING_H
@@ -27,12 +28,16 @@ enum dma_data_direction {
 	DMA_NONE = 3,
 };
 
-/* A test's view of the streaming mappings of a device (struct device). */
+/* A test's view of the DMA of a device (struct device). */
 struct rig_dma_ops {
 	dma_addr_t (*map)(struct device *dev, phys_addr_t phys, size_t size,
 			  enum dma_data_direction dir);
 	void (*unmap)(struct device *dev, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir);
+	/* Optional: coherent memory, zeroed; NULL when out of memory. */
+	void *(*alloc)(struct device *dev, size_t size, dma_addr_t *handle);
+	void (*free)(struct device *dev, size_t size, void *cpu_addr,
+		     dma_addr_t handle);
 };
 
 #define DMA_MAPPING_ERROR	(~(dma_addr_t)0)
@@ -154,22 +159,26 @@ static inline size_t dma_max_mapping_size(struct device *dev __always_unused)
 }
 
 /* Coherent memory is zeroed, as the kernel's is. */
-static inline void *dma_alloc_coherent(struct device *dev __always_unused,
-				       size_t size, dma_addr_t *handle,
-				       gfp_t gfp)
+static inline void *dma_alloc_coherent(struct device *dev, size_t size,
+				       dma_addr_t *handle, gfp_t gfp)
 {
-	void *p = alloc_pages_exact(size, gfp | __GFP_ZERO);
+	void *p;
 
+	if (dev && dev->rig_dma && dev->rig_dma->alloc)
+		return dev->rig_dma->alloc(dev, size, handle);
+	p = alloc_pages_exact(size, gfp | __GFP_ZERO);
 	if (p)
 		*handle = (dma_addr_t)virt_to_phys(p);
 	return p;
 }
 
-static inline void dma_free_coherent(struct device *dev __always_unused,
-				     size_t size, void *cpu_addr,
-				     dma_addr_t handle __always_unused)
+static inline void dma_free_coherent(struct device *dev, size_t size,
+				     void *cpu_addr, dma_addr_t handle)
 {
-	free_pages_exact(cpu_addr, size);
+	if (dev && dev->rig_dma && dev->rig_dma->free)
+		dev->rig_dma->free(dev, size, cpu_addr, handle);
+	else
+		free_pages_exact(cpu_addr, size);
 }
 
 #endif /* _LINUX_DMA_MAPPING_H */

@@ -14,7 +14,10 @@
  *   - a mapping that fails (the Nth, each N in turn) fails the add with an
  *     error, unmaps what that add had mapped, and leaves the queue working;
  *   - premapped buffers (virtqueue_set_dma_premapped()) are neither mapped
- *     nor unmapped by the driver, and the ring holds their bus addresses.
+ *     nor unmapped by the driver, and the ring holds their bus addresses;
+ *   - a ring the driver allocates (vring_create_virtqueue()) is coherent
+ *     DMA memory for the device, the device is told its bus addresses,
+ *     and it is freed with the queue.
  * Split and packed rings alike, against any driver (the rig's and a kernel
  * tree's both have a DMA-API path: no mapping made is a failure); a case
  * SKIPs only where the tree lacks the call it needs.
@@ -89,7 +92,77 @@ static void rec_unmap(struct device *dev __attribute__((unused)),
 	       (unsigned long long)addr, size);
 }
 
-static const struct rig_dma_ops rec_ops = { rec_map, rec_unmap };
+#define MAX_COHERENT	8
+
+static struct coherent {
+	void *cpu;
+	size_t size;
+	dma_addr_t bus;
+} coherent[MAX_COHERENT];
+static unsigned int ncoherent, coherent_live;
+
+static void *rec_alloc(struct device *dev __attribute__((unused)),
+		       size_t size, dma_addr_t *handle)
+{
+	struct coherent *c;
+
+	CHECK(ncoherent < MAX_COHERENT);
+	c = &coherent[ncoherent++];
+	c->cpu = aligned_alloc(PAGE_SIZE, ALIGN(size, PAGE_SIZE));
+	CHECK(c->cpu);
+	memset(c->cpu, 0, size);
+	c->size = size;
+	c->bus = virt_to_phys(c->cpu) + BUS_OFFSET;
+	coherent_live++;
+	*handle = c->bus;
+	return c->cpu;
+}
+
+static void rec_free(struct device *dev __attribute__((unused)), size_t size,
+		     void *cpu, dma_addr_t handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < ncoherent; i++) {
+		struct coherent *c = &coherent[i];
+
+		if (c->cpu != cpu)
+			continue;
+		CHECKF(c->size == size && c->bus == handle,
+		       "coherent free of %p: size %zu handle 0x%llx, allocated %zu at 0x%llx",
+		       cpu, size, (unsigned long long)handle, c->size,
+		       (unsigned long long)c->bus);
+		free(cpu);
+		c->cpu = NULL;
+		coherent_live--;
+		return;
+	}
+	CHECKF(false, "coherent free of %p: not allocated, or freed already", cpu);
+}
+
+/* Does [@addr, @addr + @len) lie in a coherent allocation's bus range? */
+static bool in_coherent(dma_addr_t addr, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ncoherent; i++)
+		if (coherent[i].cpu && coherent[i].bus <= addr &&
+		    addr + len <= coherent[i].bus + coherent[i].size)
+			return true;
+	return false;
+}
+
+static const struct rig_dma_ops rec_ops = { rec_map, rec_unmap, NULL, NULL };
+
+/*
+ * Only ring_coherent() gives a device its coherent memory at bus
+ * addresses: the harness's device finds a ring the driver allocated at
+ * the addresses the driver reports, and reads them as the CPU's.
+ */
+static const struct rig_dma_ops ring_ops = {
+	rec_map, rec_unmap, rec_alloc, rec_free
+};
+static struct device ring_dev = { .init_name = "dma ring", .rig_dma = &ring_ops };
 
 /* Was [@p, @p + @size) mapped, and is it now, with direction @dir? */
 static bool mapped_as(const void *p, size_t size, enum dma_data_direction dir,
@@ -353,6 +426,41 @@ static int premapped(bool packed __attribute__((unused)))
 }
 #endif
 
+/*
+ * A ring vring_create_virtqueue() allocates: coherent DMA memory for the
+ * device (the DMA API's, not the page allocator's), its three parts at
+ * the bus addresses the driver reports, freed when the queue goes.
+ */
+static int ring_coherent(bool packed)
+{
+	u64 f = 1ULL << VIRTIO_F_ACCESS_PLATFORM | 1ULL << VIRTIO_F_VERSION_1;
+	struct virtqueue *q;
+
+	if (packed)
+		f |= 1ULL << VIRTIO_F_RING_PACKED;
+	rig_vdev_init(&vdev, f);
+	vdev.dev.parent = &ring_dev;
+	ncoherent = coherent_live = 0;
+	q = vring_create_virtqueue(0, RING_SIZE, PAGE_SIZE, &vdev, true, false,
+				   false, notify, NULL, "dma ring");
+	CHECK(q);
+	CHECKF(ncoherent > 0,
+	       "the driver allocated its ring without dma_alloc_coherent()");
+	CHECKF(in_coherent(virtqueue_get_desc_addr(q), 16) &&
+	       in_coherent(virtqueue_get_avail_addr(q), 4) &&
+	       in_coherent(virtqueue_get_used_addr(q), 4),
+	       "the ring's addresses 0x%llx, 0x%llx, 0x%llx are not the bus addresses of its coherent memory",
+	       (unsigned long long)virtqueue_get_desc_addr(q),
+	       (unsigned long long)virtqueue_get_avail_addr(q),
+	       (unsigned long long)virtqueue_get_used_addr(q));
+	vring_del_virtqueue(q);
+	CHECKF(coherent_live == 0, "%u coherent allocations left after the queue was deleted",
+	       coherent_live);
+	return 0;
+}
+
+static int split_ring_coherent(void) { return ring_coherent(false); }
+static int packed_ring_coherent(void) { return ring_coherent(true); }
 static int split_premapped(void) { return premapped(false); }
 static int packed_premapped(void) { return premapped(true); }
 
@@ -376,6 +484,8 @@ static const struct rig_case cases[] = {
 	{ "packed-indirect-map-fails", packed_indirect_map_fails, false, NULL },
 	{ "split-premapped", split_premapped, false, PREMAPPED_GAP },
 	{ "packed-premapped", packed_premapped, false, PREMAPPED_GAP },
+	{ "split-ring-coherent", split_ring_coherent, false, NULL },
+	{ "packed-ring-coherent", packed_ring_coherent, false, NULL },
 };
 
 int main(int argc, char *argv[])
