@@ -221,12 +221,19 @@ static void no_call(struct vringh *vrh)
 	(void)vrh;
 }
 
-static void storm(struct vub_queue *q)
+/* A call whatever the driver's event index asks for. */
+static void force_call(struct vub_queue *q)
 {
 	uint64_t one = 1;
-	unsigned int i;
 
+	if (q->call_fd >= 0 && write(q->call_fd, &one, sizeof(one)) == sizeof(one))
+		q->calls++;
+}
+
+static void storm(struct vub_queue *q)
+{
 	struct timespec t0, now;
+	unsigned int i;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < 100000 && q->call_fd >= 0; i++) {
@@ -237,11 +244,25 @@ static void storm(struct vub_queue *q)
 			    now.tv_nsec - t0.tv_nsec > 500000000L)
 				break;
 		}
-		if (write(q->call_fd, &one, sizeof(one)) == sizeof(one))
-			q->calls++;
+		force_call(q);
 		if (i % 16 == 0)
 			sched_yield();
 	}
+}
+
+/*
+ * After 0.2 s, wait up to 2 s more for the driver to make a buffer
+ * available after the one just used: its sign that it has reaped the used
+ * ring (a driver refills what it reaps).
+ */
+static void wait_reaped(const struct vub_queue *q)
+{
+	u16 was = get16(q, &q->vrh.vring.avail->idx);
+	int i;
+
+	usleep(200000);
+	for (i = 0; i < 200 && get16(q, &q->vrh.vring.avail->idx) == was; i++)
+		usleep(10000);
 }
 
 /*
@@ -337,13 +358,16 @@ static bool fire(struct dev_torture *t, struct vub_queue *q, u16 head, u32 len,
 
 		/*
 		 * Let the driver reap up to the correct index first, then
-		 * show it an index 2 lower for long enough to be seen.
+		 * show it an index 2 lower for long enough to be seen, with
+		 * a call it cannot have suppressed (a loaded machine may
+		 * otherwise leave the driver behind the index, or asleep,
+		 * and the lower index unseen).
 		 */
 		*rc = vringh_complete_user(&q->vrh, head, len);
 		vringh_notify(&q->vrh);
-		usleep(200000);
+		wait_reaped(q);
 		put16(q, idx, get16(q, idx) - 2);
-		vringh_notify(&q->vrh);
+		force_call(q);
 		usleep(500000);
 		put16(q, idx, get16(q, idx) + 2);
 	} else if (is(t, "used-flags")) {
