@@ -6,6 +6,9 @@
 #   fail NAME [DETAIL...]   each DETAIL on a line of its own below, indented
 #                           two spaces; sets failed=1
 #   skip NAME REASON
+#   verdict NAME NOTE [WHY...]  pass NAME, with "# NAME: NOTE" below it
+#                           unless NOTE is empty, if no WHY is given; else
+#                           fail NAME with the WHYs as details
 
 pass() { echo "PASS: ${CHECK_PREFIX:-}$1"; }
 
@@ -17,6 +20,18 @@ fail() {
 }
 
 skip() { echo "SKIP: ${CHECK_PREFIX:-}$1: $2"; }
+
+verdict() {
+	local name=$1 note=$2
+
+	shift 2
+	if [ $# -ne 0 ]; then
+		fail "$name" "$@"
+		return
+	fi
+	pass "$name"
+	[ -z "$note" ] || echo "# $name: $note"
+}
 
 # pass_if NAME: pass NAME if the command just before succeeded, else fail
 # NAME and show on stderr what it left in the files $SHOW_ON_FAIL names

@@ -154,18 +154,8 @@ guest_big() {
 		why+=("backend: $(grep '^net:' "$T/mqnet.out")")
 	[ -z "$DEV_FAILS" ] || kwhy+=("$DEV_FAILS $(tail -n 3 "$T/mqblk.err" "$T/mqnet.err" 2>/dev/null)")
 	[ -n "$RESULT" ] && [[ $RESULT != *error=* ]] || kwhy+=("the second guest's run failed")
-	if [ ${#kwhy[@]} -eq 0 ]; then
-		pass "$kname"
-		echo "# $kname: killed ${kill_s} s after launch, the second to result ${BOOT_S} s (load average $(cut -d' ' -f1 /proc/loadavg))"
-	else
-		fail "$kname" "${kwhy[@]}"
-	fi
-	if [ ${#why[@]} -eq 0 ]; then
-		pass "$name"
-		echo "# $name: boot to result ${BOOT_S} s (blk $(field cpus_blk_s) s, net $(field cpus_net_s) s); blk I/Os per CPU $(field cpus_blk_ios), blk interrupts per queue $(field blk_irqs), frames per rx queue $(field net_rx_packets), per tx queue $(field net_tx_packets), longest wait for a frame $(field cpus_net_wait_ms) ms"
-	else
-		fail "$name" "${why[@]}"
-	fi
+	verdict "$kname" "killed ${kill_s} s after launch, the second to result ${BOOT_S} s (load average $(cut -d' ' -f1 /proc/loadavg))" "${kwhy[@]}"
+	verdict "$name" "boot to result ${BOOT_S} s (blk $(field cpus_blk_s) s, net $(field cpus_net_s) s); blk I/Os per CPU $(field cpus_blk_ios), blk interrupts per queue $(field blk_irqs), frames per rx queue $(field net_rx_packets), per tx queue $(field net_tx_packets), longest wait for a frame $(field cpus_net_wait_ms) ms" "${why[@]}"
 }
 
 guest_big

@@ -98,12 +98,7 @@ guest_blk_restart() {
 		why+=("second vhost_dev: $(head -n 2 "$T/rs.err" 2>/dev/null)")
 	grep -q ' bad=0$' "$T/rs.out" 2>/dev/null || why+=("backend: $(grep '^blk:' "$T/rs.out")")
 	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS $(tail -n 3 "$T/rs.err")")
-	if [ ${#why[@]} -eq 0 ]; then
-		pass "$name"
-		echo "# $name: $held held, $resub resubmitted"
-	else
-		fail "$name" "${why[@]}"
-	fi
+	verdict "$name" "$held held, $resub resubmitted" "${why[@]}"
 }
 
 guest_blk_restart

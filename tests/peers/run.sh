@@ -115,12 +115,7 @@ guest_blk() {
 			why+=("net: packed acked: $a")
 	fi
 	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS $(tail -n 3 "$T/blk.err" "$T/net.err" 2>/dev/null)")
-	if [ ${#why[@]} -eq 0 ]; then
-		pass "$name"
-		echo "# $name: boot to result ${BOOT_S} s, guest read $(field blk_mbps) MB/s${net:+, longest wait for a frame $(field net_wait_ms) ms} (host ring code: $HOST_IMPL)"
-	else
-		fail "$name" "${why[@]}"
-	fi
+	verdict "$name" "boot to result ${BOOT_S} s, guest read $(field blk_mbps) MB/s${net:+, longest wait for a frame $(field net_wait_ms) ms} (host ring code: $HOST_IMPL)" "${why[@]}"
 }
 
 # ---- DPDK ----
@@ -194,11 +189,7 @@ dpdk_run() {
 		[[ $per =~ ^[1-9][0-9]*(,[1-9][0-9]*){$((queues - 1))}$ ]] ||
 			why+=("frames per pair: '$per' (each of $queues pairs must carry some)")
 	fi
-	if [ ${#why[@]} -eq 0 ]; then
-		pass "$name"
-	else
-		fail "$name" "${why[@]}"
-	fi
+	verdict "$name" "" "${why[@]}"
 }
 
 guest_blk "guest virtio-blk split + virtio-net (vhost-user, QEMU TCG)" "" net
@@ -244,11 +235,7 @@ dpdk_reconnect_run() {
 		why+=("backend: $(grep '^net:' "$T/recon.out" | tail -n 1)" "$(head -n 3 "$T/recon.err")")
 	[ "$(grep -c '^frontend: ' "$T/recon.out")" = 2 ] || why+=("not two frontends")
 	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS")
-	if [ ${#why[@]} -eq 0 ]; then
-		pass "$name"
-	else
-		fail "$name" "${why[@]}"
-	fi
+	verdict "$name" "" "${why[@]}"
 }
 
 # DPDK as the server (server=1), vhost_dev --connect: 100000 frames.
@@ -271,11 +258,7 @@ dpdk_server_run() {
 	grep -q "^net: mode=source rx=$n tx=$n returned=$n dropped=0 bad=0 " "$T/srv.out" ||
 		why+=("backend: $(grep '^net:' "$T/srv.out" | tail -n 1)" "$(head -n 3 "$T/srv.err")")
 	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS")
-	if [ ${#why[@]} -eq 0 ]; then
-		pass "$name"
-	else
-		fail "$name" "${why[@]}"
-	fi
+	verdict "$name" "" "${why[@]}"
 }
 
 dpdk_run "DPDK virtio-user split, $FRAMES frames" "packed_vq=0,in_order=0" ""
