@@ -56,4 +56,11 @@ stop_dev() {
 }
 
 # A process waited for is no longer ours to stop: its PID may be reused.
-forget_pid() { PIDS=${PIDS// $1/}; }
+forget_pid() {
+	local p kept=""
+
+	for p in $PIDS; do
+		[ "$p" = "$1" ] || kept="$kept $p"
+	done
+	PIDS=$kept
+}
