@@ -257,7 +257,7 @@ static int inflight_check(struct vub *vub, struct vub_queue *q)
 		r->features = 0;
 		r->desc_num = in->queue_size;
 		r->last_batch_head = 0;
-		r->used_idx = q->vrh.last_used_idx;
+		WRITE_ONCE(r->used_idx, q->vrh.last_used_idx);
 		WRITE_ONCE(r->version, INFLIGHT_VERSION);
 		s->used = q->vrh.last_used_idx;
 		s->tracked = true;
@@ -285,7 +285,7 @@ static int inflight_check(struct vub *vub, struct vub_queue *q)
 		WRITE_ONCE(r->desc[head].inflight, 0);
 		head = READ_ONCE(r->desc[head].next);
 	}
-	r->used_idx = ring_used;
+	WRITE_ONCE(r->used_idx, ring_used);
 	list = malloc(sizeof(*list) * (num ? num : 1));
 	if (!list)
 		return inflight_err(vub, q, "out of memory");
