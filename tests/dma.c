@@ -361,6 +361,33 @@ static int map_fails(bool packed, bool indirect)
 	return 0;
 }
 
+/*
+ * A full ring: the add that finds no room says -ENOSPC and maps nothing
+ * (a driver spinning on a full ring must not map and unmap every part).
+ */
+static int full_maps_nothing(bool packed, bool indirect)
+{
+	unsigned int b, before;
+	int err = 0;
+
+	setup(packed, indirect);
+	for (b = 0; b <= RING_SIZE && !err; b++) {
+		before = mapped_count;
+		err = add(b % ARRAY_SIZE(bufs), 2, 1);
+	}
+	CHECKF(err == -ENOSPC, "add %u to a ring of %u returned %d", b,
+	       RING_SIZE, err);
+	require_dma_api();
+	CHECKF(mapped_count == before,
+	       "the add that found the ring full mapped %u parts",
+	       mapped_count - before);
+	virtqueue_kick(vq);
+	device_returns_all();
+	CHECKF(live == 0, "%u mappings left after every buffer came back", live);
+	teardown();
+	return 0;
+}
+
 static int split_map_unmap(void) { return map_unmap(false, false); }
 static int split_indirect_map_unmap(void) { return map_unmap(false, true); }
 static int packed_map_unmap(void) { return map_unmap(true, false); }
@@ -369,6 +396,10 @@ static int split_map_fails(void) { return map_fails(false, false); }
 static int split_indirect_map_fails(void) { return map_fails(false, true); }
 static int packed_map_fails(void) { return map_fails(true, false); }
 static int packed_indirect_map_fails(void) { return map_fails(true, true); }
+static int split_full(void) { return full_maps_nothing(false, false); }
+static int split_indirect_full(void) { return full_maps_nothing(false, true); }
+static int packed_full(void) { return full_maps_nothing(true, false); }
+static int packed_indirect_full(void) { return full_maps_nothing(true, true); }
 
 #ifdef RIG_VIRTQUEUE_SET_DMA_PREMAPPED_ARGS
 /*
@@ -482,6 +513,10 @@ static const struct rig_case cases[] = {
 	{ "split-indirect-map-fails", split_indirect_map_fails, false, NULL },
 	{ "packed-map-fails", packed_map_fails, false, PACKED_FAIL_GAP },
 	{ "packed-indirect-map-fails", packed_indirect_map_fails, false, NULL },
+	{ "split-full-maps-nothing", split_full, false, NULL },
+	{ "split-indirect-full-maps-nothing", split_indirect_full, false, NULL },
+	{ "packed-full-maps-nothing", packed_full, false, NULL },
+	{ "packed-indirect-full-maps-nothing", packed_indirect_full, false, NULL },
 	{ "split-premapped", split_premapped, false, PREMAPPED_GAP },
 	{ "packed-premapped", packed_premapped, false, PREMAPPED_GAP },
 	{ "split-ring-coherent", split_ring_coherent, false, NULL },
