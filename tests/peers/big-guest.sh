@@ -19,16 +19,7 @@
 
 set -u
 cd "$(dirname "$0")/../.."
-B=${1:-.}
-CHECK_PREFIX=${PEER_PREFIX:-}
-. tests/lib/result.sh
-. tests/lib/vhost-dev.sh
-. tests/lib/guest.sh
-VHOST_DEV=$B/vhost_dev
-if [ ! -x "$VHOST_DEV" ]; then
-	fail "big guest: $VHOST_DEV is not built"
-	exit 1
-fi
+. tests/lib/peer-suite.sh "big guest" "${1:-.}"
 
 # Boots of 4 vCPUs slow down most on an overloaded host (their vCPU
 # threads wait for each other): 70 s to I/O at a load average of 33 on 2

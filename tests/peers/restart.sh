@@ -25,21 +25,12 @@ RESTART_BAD='I/O error|blk_update_request|timed out|timeout|not a head|id [0-9]+
 
 set -u
 cd "$(dirname "$0")/../.."
-B=${1:-.}
-CHECK_PREFIX=${PEER_PREFIX:-}
-. tests/lib/result.sh
-. tests/lib/vhost-dev.sh
-. tests/lib/guest.sh
-VHOST_DEV=$B/vhost_dev
+. tests/lib/peer-suite.sh "peers restart" "${1:-.}"
 
 guest_blk_restart() {
 	local name="guest virtio-blk: vhost_dev SIGKILLed with requests in flight, restarted (inflight resubmitted)"
 	local want_sum qpid d1 held resub why=() i
 	DEV_FAILS=""
-	if [ ! -x "$VHOST_DEV" ]; then
-		fail "$name" "$VHOST_DEV is not built"
-		return
-	fi
 	guest_ready_or_say "$name" || return
 	"$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" "$SEED" || { fail "$name" "mkdisk"; return; }
 	want_sum=$("$T/guest_io" sum "$T/disk.img" | awk '{ print $3 }')

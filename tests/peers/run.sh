@@ -21,18 +21,9 @@ set -u
 cd "$(dirname "$0")/../.."
 FULL=0
 [ "${1:-}" = --full ] && { FULL=1; shift; }
-B=${1:-.}
 FRAMES=${PEER_FRAMES:-1000000}
-CHECK_PREFIX=${PEER_PREFIX:-}
-. tests/lib/result.sh
-. tests/lib/vhost-dev.sh
-. tests/lib/guest.sh
+. tests/lib/peer-suite.sh peers "${1:-.}"
 . tests/lib/testpmd.sh
-VHOST_DEV=$B/vhost_dev
-if [ ! -x "$VHOST_DEV" ]; then
-	fail "peers: $VHOST_DEV is not built"
-	exit 1
-fi
 # offered VHOST_DEV: the feature bits it offers.
 offered() { "$1" --type=blk --print-features | sed -n 's/^features //p'; }
 OFFERED=$(offered "$VHOST_DEV")
