@@ -84,8 +84,8 @@ obj-dirs := $(sort $(dir $(ALL_PROGS) $(foreach p,$(ALL_PROGS),$($(p)-main) $($(
 clean:
 	$(quiet) CLEAN $(CURDIR)
 	$(Q)rm -f $(ALL_PROGS) $(addsuffix *.o,$(obj-dirs)) $(addsuffix *.d,$(obj-dirs))
-	$(Q)rm -rf $(RIG_CONFIG) $(RIG_RING_ID) ksrc build-fuzz build-asan build-ubsan build-tsan \
-		build-valgrind build-ab build-regress build-series
+	$(Q)rm -rf $(RIG_CONFIG) $(RIG_RING_ID) .rig-check-times ksrc build-fuzz build-asan \
+		build-ubsan build-tsan build-valgrind build-ab build-regress build-series
 
 # ---- Checking ----
 # make check [T=REGEX]: tests/run-check.sh on this folder's programs, with

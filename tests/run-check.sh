@@ -27,6 +27,9 @@
 #   --list      print the names of the checks instead of running them
 #   --jobs N    run N checks at a time (default: CHECK_JOBS, else 2); the
 #               output is in the same order whatever N
+# Each run keeps the checks' wall times in BUILD_DIR/.rig-check-times (the
+# first BUILD_DIR's with --ksrc), and the next starts its long checks
+# longest first by them (tests/lib/ktap.sh).
 #
 # Environment: CHECK_TIMEOUT (seconds a check may take, default 300),
 # PARALLEL_XFERS, VIRTIO_TEST_BUFS, FUZZ_DIR, FUZZ_CHECK_RUNS, and
@@ -68,6 +71,7 @@ done
 
 
 B=${1:-.}
+TIMES=$B/.rig-check-times
 TIMEOUT=${CHECK_TIMEOUT:-300}
 XFERS=${PARALLEL_XFERS:-200000}
 BUFS=${VIRTIO_TEST_BUFS:-0x4000}
@@ -706,6 +710,7 @@ else
 		readme_checks
 		suite stats tests/stats/run.sh "$B/stats"
 		suite runner tests/runner/stop.sh
+		suite "runner times" tests/runner/times.sh
 		LONG=1 suite torture tests/peers/torture-fates.sh
 		LONG=1 suite bench tests/bench/run.sh "$B"
 		LONG=1 frontend_checks

@@ -9,7 +9,10 @@
 #
 # The caller sets FILTER (an ERE or empty), LIST (non-empty: print the
 # names only), JOBS, TIMEOUT (seconds a check may take) and LOG (a private
-# folder, removed by the caller).
+# folder, removed by the caller), and may set TIMES: a file of the checks'
+# wall times, one "SECONDS<TAB>NAME" line a check, which orders the long
+# checks (see the main loop) and which each run rewrites with the times
+# of the checks it ran.
 
 # ---- Declaring checks ----
 # Each check is one entry of CHECKS: the words of the call that runs it,
@@ -219,26 +222,31 @@ run_suite() {
 
 # ---- The main loop ----
 # Each check runs in a background job with its own folder $W, writing its
-# KTAP lines to $W/tap and then its counts to $W/counts; the results are
-# printed in order as soon as every check before them is done.  The long
-# checks start first, but take at most JOBS-1 slots while short ones wait,
-# so that the short ones go on in order beside them.
+# KTAP lines to $W/tap and then its counts and wall time to $W/counts; the
+# results are printed in order as soon as every check before them is
+# done.  The long checks start first, longest first by TIMES (the last
+# run's times), so that the last to end is a short one, not a long one
+# started late; they take at most JOBS-1 slots while short ones wait, so
+# that the short ones go on in order beside them.
 run_one() {
 	W=$LOG/$1
 	mkdir "$W"
 	n=$1 passed=0 failed=0 skipped=0 todo=0
+	local begin=$EPOCHREALTIME
 	eval "${CHECKS[$1]}" >"$W/tap"
-	echo "$passed $failed $skipped $todo" >"$W/n"
+	echo "$passed $failed $skipped $todo $(elapsed "$begin")" >"$W/n"
 	mv "$W/n" "$W/counts"
 }
 
 show_done() {
-	local p f s t
+	local p f s t secs words
 	while [ -e "$LOG/$shown/counts" ]; do
 		cat "$LOG/$shown/tap"
-		read -r p f s t <"$LOG/$shown/counts"
+		read -r p f s t secs <"$LOG/$shown/counts"
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 		todo=$((todo + t))
+		eval "words=(${CHECKS[$shown]})"
+		printf '%s\t%s\n' "${secs%s}" "${words[1]}" >>"$LOG/times"
 		rm -rf "${LOG:?}/$shown"
 		shown=$((shown + 1))
 	done
@@ -306,13 +314,52 @@ ktap_stop() {
 	exit $((128 + $(kill -l "$sig")))
 }
 
+# check_name I: the name of check I.
+check_name() {
+	eval "set -- ${CHECKS[$1]}"
+	echo "$2"
+}
+
+# longest_first I...: the checks I..., those TIMES gives the longest time
+# first, one it does not name before all (it may be long), ties in the
+# order given.
+longest_first() {
+	local i
+	for i; do
+		printf '%s\t%s\n' "$i" "$(check_name "$i")"
+	done | awk -F '\t' -v times="${TIMES:-}" '
+		BEGIN {
+			while (times != "" && (getline line <times) > 0) {
+				t = index(line, "\t")
+				if (t) secs[substr(line, t + 1)] = substr(line, 1, t - 1) + 0
+			}
+		}
+		{ print ($2 in secs ? secs[$2] : "inf") "\t" NR "\t" $1 }' |
+		sort -t "$(printf '\t')" -k1,1gr -k2,2n | cut -f 3
+}
+
+# save_times: TIMES gets this run's times of the checks it ran, and keeps
+# the others' (a run of some checks, T=ERE, forgets none).  A TIMES that
+# cannot be written costs the next run its order, not its results: a
+# warning on stderr.
+save_times() {
+	[ -n "${TIMES:-}" ] && [ -s "$LOG/times" ] || return 0
+	{
+		cat "$LOG/times"
+		[ ! -r "$TIMES" ] ||
+			awk 'NR == FNR { ran[substr($0, index($0, "\t") + 1)]; next }
+				!(substr($0, index($0, "\t") + 1) in ran)' "$LOG/times" "$TIMES"
+	} >"$LOG/times.all" && cp "$LOG/times.all" "$TIMES.new" 2>/dev/null &&
+		mv -f "$TIMES.new" "$TIMES" ||
+		echo "ktap.sh: cannot write $TIMES (the next run starts its long checks in the order declared)" >&2
+}
+
 # ktap_main: print the names (LIST) or run every declared check; exit
 # non-zero if any failed.
 ktap_main() {
 	if [ -n "$LIST" ]; then
-		for c in "${CHECKS[@]}"; do
-			eval "set -- $c"
-			echo "$2"
+		for ((i = 0; i < ${#CHECKS[@]}; i++)); do
+			check_name "$i"
 		done
 		return 0
 	fi
@@ -332,7 +379,7 @@ ktap_main() {
 	for i in "${LONGS[@]}"; do
 		is_long[$i]=1
 	done
-	order=("${LONGS[@]}")
+	mapfile -t order < <(longest_first "${LONGS[@]}")
 	for ((i = 0; i < ${#CHECKS[@]}; i++)); do
 		[ -n "${is_long[$i]:-}" ] || order+=("$i")
 	done
@@ -350,6 +397,7 @@ ktap_main() {
 		show_done
 	done
 	show_done
+	save_times
 	echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time"
 	# The closing line is the plain "N passed, N failed, N skipped" that CI
 	# and other readers count; known gaps (TODO) are counted just above it.
