@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The virtio ring rig.  `make` builds every program, `make check` runs the
-# test matrix (`make check T=REGEX`: only the checks whose names match).
+# The virtio ring rig.  `make` builds the programs, `make check` the test
+# programs too and runs the test matrix (`make check T=REGEX`: only the
+# checks whose names match).
 # CC, CFLAGS and V=1 work as in kbuild: CFLAGS replaces the default
 # optimisation (-O2 -g); the warning flags are always on.  A build that
 # changes CC, CFLAGS or LDFLAGS rebuilds everything.
@@ -13,9 +14,11 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
 
-# Programs built on the rig, test programs included: NAME.c (or the
-# $(NAME-main) object) linked with $(RIG_OBJS), plus $(NAME-objs) and
-# $(NAME-libs) where a program needs more.  A new program is one line here.
+# Programs built on the rig: NAME.c (or the $(NAME-main) object) linked
+# with $(RIG_OBJS), plus $(NAME-objs) and $(NAME-libs) where a program
+# needs more.  A new program is one line here: PROGS for a program users
+# run, TEST_PROGS for one only make check runs (tests/), which make check
+# builds (and make test-programs), not make, as automake's check_PROGRAMS.
 PROGS += vringh_test
 vringh_test-objs := vringh_test_scenarios.o vringh_test_parallel.o
 # --vhost (virtio_test, vring_bench): the kernel's vhost core, built from a
@@ -25,18 +28,18 @@ PROGS += virtio_test
 virtio_test-objs = $(VHOST_OBJS)
 PROGS += vring_bench
 vring_bench-objs = $(VHOST_OBJS)
-PROGS += tests/hostile
-PROGS += tests/vhost_core_hostile
+TEST_PROGS += tests/hostile
+TEST_PROGS += tests/vhost_core_hostile
 tests/vhost_core_hostile-objs = $(VHOST_OBJS)
-PROGS += tests/allocfail
-PROGS += tests/mockdev
-PROGS += tests/dma
-PROGS += tests/resize
-PROGS += tests/kmem_misuse
-PROGS += tests/iotlb
-PROGS += tests/vhost_user_wire
+TEST_PROGS += tests/allocfail
+TEST_PROGS += tests/mockdev
+TEST_PROGS += tests/dma
+TEST_PROGS += tests/resize
+TEST_PROGS += tests/kmem_misuse
+TEST_PROGS += tests/iotlb
+TEST_PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost-user/wire.o
-PROGS += tests/vhost_hostile
+TEST_PROGS += tests/vhost_hostile
 tests/vhost_hostile-objs := vhost-user/wire.o
 
 # vhost-user (vhost-user/README): the backend ./vhost_dev and the frontend

@@ -59,6 +59,7 @@ harness/cli.o: ALL_CFLAGS += -DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(H
 # ---- Building ----
 # One link rule: NAME.o (or $(NAME-main)), then $(NAME-objs), then $(NAME-libs).
 FUZZ_SAN := address,undefined
+PROGS += $(TEST_PROGS)
 $(foreach p,$(PROGS) $(FUZZ_TARGETS),$(eval $(p)-objs += $$(RIG_OBJS)))
 $(foreach p,$(FUZZ_TARGETS),$(eval $(p)-libs += -fsanitize=fuzzer,$(FUZZ_SAN)))
 $(foreach p,$(TOOLS),$(eval $(p)-objs += $$(TOOL_OBJS))$(eval $(p)-libs += -lm))
@@ -74,7 +75,8 @@ $(ALL_PROGS): %: $$(or $$($$*-main),$$*.o) $$($$*-objs) $(RIG_CONFIG)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-all: $(PROGS) $(TOOLS)
+all: $(filter-out $(TEST_PROGS),$(PROGS)) $(TOOLS)
+test-programs: $(TEST_PROGS)
 fuzz-targets: $(FUZZ_TARGETS)
 
 # Every folder that holds objects, for clean and the dependency files.
@@ -88,9 +90,10 @@ clean:
 		build-ubsan build-tsan build-valgrind build-ab build-regress build-series
 
 # ---- Checking ----
-# make check [T=REGEX]: tests/run-check.sh on this folder's programs, with
-# the fuzz targets built (fuzz-build) for their short runs.
-check: all fuzz-build
+# make check [T=REGEX]: tests/run-check.sh on this folder's programs and
+# test programs, with the fuzz targets built (fuzz-build) for their short
+# runs.
+check: all test-programs fuzz-build
 	$(Q)$(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T)))
 
 # Sanitizer and valgrind builds: each in its own folder, the check matrix
@@ -145,5 +148,5 @@ mutate:
 	$(Q)$(srctree)/mutate/run.sh $(if $(M),-m $(call shell-quote,$(value M))) \
 		$(if $(T),-t $(call shell-quote,$(value T)))
 
-.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets \
+.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets test-programs \
 	$(CHECK_MODES) mutate torture-drivers

@@ -136,8 +136,10 @@ $(foreach p,$(rig-pairings),$(eval rig-dir-$(p) := \
 	$(if $(filter 1,$(words $(rig-pairings))),$(O),$(call rig-pairing-dir2,$(p)))))
 rig-dirs := $(foreach p,$(rig-pairings),$(rig-dir-$(p)))
 
+# What the pairings build: the goals asked, or all, and for check the
+# test programs too.
 rig-other-goals := $(filter-out check ksrc-%,$(rig-goals))
-rig-build-goals := $(or $(rig-other-goals),all)
+rig-build-goals := $(or $(rig-other-goals),all) $(if $(filter check,$(rig-goals)),test-programs)
 
 # One phony target per pairing, so -j builds them side by side.
 rig-in-pairings := $(addprefix rig-in-,$(rig-pairings))

@@ -17,7 +17,7 @@
 # The copy is this work tree as it is (git's tracked and untracked files,
 # ignored ones aside), in a temporary folder removed at exit; nothing in
 # this tree is written.  It is built once, then for each mutation: the
-# line is changed, the programs rebuilt (make all), and make check T=ERE
+# line is changed, the programs rebuilt (make all test-programs), and make check T=ERE
 # run there without remaking the fuzz targets (make -o fuzz-build: no
 # quick check fuzzes); then the file is put back.
 # Per mutation one line: its name, KILLED with the first check that failed
@@ -101,7 +101,7 @@ mkdir "$copy" || exit 3
 	die "cannot copy $top into $copy"
 echo "mutate: ${#sel[@]} mutations; checks: make check T='$checks'" \
 	"(at most ${bound}s a mutation, ${check_bound}s a check); load: $(cut -d' ' -f1-3 /proc/loadavg)"
-make -s -C "$copy" -j2 all >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log" >&2; die "the copy does not build"; }
+make -s -C "$copy" -j2 all test-programs >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log" >&2; die "the copy does not build"; }
 # The checks must pass on the tree as it is, or no kill means anything.
 CHECK_TIMEOUT=$check_bound timeout "$bound" make -s -C "$copy" -o fuzz-build check T="$checks" \
 	>"$tmp/base.tap" 2>&1 || { tail -n 30 "$tmp/base.tap" >&2; die "the checks fail without a mutation"; }
@@ -138,7 +138,7 @@ for i in "${sel[@]}"; do
 	cp -p "$f" "$tmp/orig" || exit 3
 	edit_apply "$tmp/orig" "$i" >"$f" || exit 3
 	start=$EPOCHREALTIME
-	if ! make -s -C "$copy" -j2 all >"$tmp/build.log" 2>&1; then
+	if ! make -s -C "$copy" -j2 all test-programs >"$tmp/build.log" 2>&1; then
 		v="NOBUILD ($(grep -m1 -o 'error: .*' "$tmp/build.log"))"
 		built=$EPOCHREALTIME
 	else
