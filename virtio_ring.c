@@ -629,8 +629,9 @@ static int vring_alloc_state_split(struct vring_virtqueue_split *split)
 {
 	unsigned int num = split->vring.num;
 
-	split->desc_state = kcalloc(num, sizeof(*split->desc_state),
-				    GFP_KERNEL);
+	/* Zeroed by virtqueue_init_split(), which every caller runs next. */
+	split->desc_state = kmalloc_array(num, sizeof(*split->desc_state),
+					  GFP_KERNEL);
 	if (!split->desc_state)
 		return -ENOMEM;
 

@@ -575,23 +575,25 @@ vringh_walk_add(struct vringh_walk *walk, u64 addr, u32 len, bool writable)
 }
 
 /*
- * Mark @n bytes of the current iovec consumed.  A finished iovec gets its
- * original base and length back (vringh_kiov_reset() relies on that) and
- * the walk moves to the next one.
+ * Mark @n bytes of the current iovec, @v, consumed.  A finished iovec gets
+ * its original base and length back (vringh_kiov_reset() relies on that)
+ * and the walk moves to the next one.
  */
-static inline void vringh_kiov_consume(struct vringh_kiov *iov, size_t n)
+static inline void vringh_kiov_consume(struct vringh_kiov *iov,
+				       struct kvec *v, size_t n)
 {
-	struct kvec *v = &iov->iov[iov->i];
+	size_t rest = v->iov_len - n;
 
-	v->iov_base = (char *)v->iov_base + n;
-	v->iov_len -= n;
-	iov->consumed += n;
-	if (!v->iov_len) {
-		v->iov_base = (char *)v->iov_base - iov->consumed;
-		v->iov_len = iov->consumed;
-		iov->consumed = 0;
-		iov->i++;
+	if (likely(rest)) {
+		v->iov_base = (char *)v->iov_base + n;
+		v->iov_len = rest;
+		iov->consumed += n;
+		return;
 	}
+	v->iov_base = (char *)v->iov_base - iov->consumed;
+	v->iov_len = iov->consumed + n;
+	iov->consumed = 0;
+	iov->i++;
 }
 
 /*
@@ -608,28 +610,32 @@ vringh_kiov_xfer(const struct vringh *vrh, struct vringh_kiov *iov,
 			     const struct vringh *vrh),
 		 const char *verb)
 {
-	size_t done = 0;
+	size_t asked;
 
-	/* The count must fit the return type. */
-	len = min_t(size_t, len, (size_t)-1 >> 1);
+	/* Nothing asked, or more than the return type can count. */
+	if (unlikely((ssize_t)len <= 0)) {
+		if (!len)
+			return 0;
+		len = (size_t)-1 >> 1;
+	}
+	asked = len;
 
 	while (len && iov->i < iov->used) {
-		size_t part = min(iov->iov[iov->i].iov_len, len);
+		struct kvec *v = &iov->iov[iov->i];
+		size_t part = min(v->iov_len, len);
 		int err;
 
-		err = xfer(iov->iov[iov->i].iov_base, buf, part, vrh);
+		err = xfer(v->iov_base, buf, part, vrh);
 		if (unlikely(err)) {
 			vringh_bad("cannot %s %zu bytes of buffer memory at %p (iovec %u)",
-				   verb, part, iov->iov[iov->i].iov_base,
-				   iov->i);
+				   verb, part, v->iov_base, iov->i);
 			return err;
 		}
-		vringh_kiov_consume(iov, part);
+		vringh_kiov_consume(iov, v, part);
 		buf = (char *)buf + part;
 		len -= part;
-		done += part;
 	}
-	return done;
+	return asked - len;
 }
 
 static int vringh_pull_user(void *iov_mem, void *buf, size_t n,
@@ -2396,9 +2402,10 @@ EXPORT_SYMBOL(vringh_cleanup);
 void vringh_kiov_advance(struct vringh_kiov *kiov, size_t len)
 {
 	while (len && kiov->i < kiov->used) {
-		size_t part = min(kiov->iov[kiov->i].iov_len, len);
+		struct kvec *v = &kiov->iov[kiov->i];
+		size_t part = min(v->iov_len, len);
 
-		vringh_kiov_consume(kiov, part);
+		vringh_kiov_consume(kiov, v, part);
 		len -= part;
 	}
 }
