@@ -189,6 +189,15 @@ struct rig_case {
 	const char *kernel_gap;	/* see rig_expect_kernel_gap(); NULL: none */
 };
 
+/*
+ * A row of a table of such cases: RIG_CASE() exercises virtio_ring,
+ * RIG_HOST_CASE() vringh; the _GAP forms name the case's kernel gap.
+ */
+#define RIG_CASE(name, run)			{ name, run, false, NULL }
+#define RIG_HOST_CASE(name, run)		{ name, run, true, NULL }
+#define RIG_CASE_GAP(name, run, gap)		{ name, run, false, gap }
+#define RIG_HOST_CASE_GAP(name, run, gap)	{ name, run, true, gap }
+
 /* The name of the case rig_case_main() runs. */
 extern const char *rig_case_name;
 
@@ -199,6 +208,12 @@ extern const char *rig_case_name;
  */
 int rig_case_main(int argc, char *argv[], const struct rig_case *cases,
 		  unsigned int count, const char *help);
+/* The whole main() of such a program: its table @cases, its @help. */
+#define RIG_CASE_MAIN(cases, help)					\
+int main(int argc, char *argv[])					\
+{									\
+	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases), help); \
+}
 
 /*
  * A known gap: the code a case exercises (@host: vringh, else virtio_ring)

@@ -40,6 +40,13 @@
 #include "harness/harness.h"
 #include "harness/mockdev.h"
 
+static const char help[] =
+"Usage: dma --list | dma CASE\n"
+"Run one case of the driver's DMA-API path (--list names them).  Exit 0:\n"
+"every mapping was made and unmapped as it must be; 1: not; 2: usage\n"
+"error; 77: SKIP, the tree lacks the call the case needs; 78: TODO, a\n"
+"known gap of a kernel tree's.\n";
+
 #define RING_SIZE	16
 #define MAX_MAPS	256
 /* Bus addresses are the CPU's moved by this: a driver must use ours. */
@@ -505,30 +512,22 @@ static int packed_premapped(void) { return premapped(true); }
 	"a kernel tree's virtqueue_set_dma_premapped() may only set a flag nothing reads (Debian's 6.1): the driver maps premapped buffers again"
 
 static const struct rig_case cases[] = {
-	{ "split-map-unmap", split_map_unmap, false, NULL },
-	{ "split-indirect-map-unmap", split_indirect_map_unmap, false, NULL },
-	{ "packed-map-unmap", packed_map_unmap, false, NULL },
-	{ "packed-indirect-map-unmap", packed_indirect_map_unmap, false, NULL },
-	{ "split-map-fails", split_map_fails, false, NULL },
-	{ "split-indirect-map-fails", split_indirect_map_fails, false, NULL },
-	{ "packed-map-fails", packed_map_fails, false, PACKED_FAIL_GAP },
-	{ "packed-indirect-map-fails", packed_indirect_map_fails, false, NULL },
-	{ "split-full-maps-nothing", split_full, false, NULL },
-	{ "split-indirect-full-maps-nothing", split_indirect_full, false, NULL },
-	{ "packed-full-maps-nothing", packed_full, false, NULL },
-	{ "packed-indirect-full-maps-nothing", packed_indirect_full, false, NULL },
-	{ "split-premapped", split_premapped, false, PREMAPPED_GAP },
-	{ "packed-premapped", packed_premapped, false, PREMAPPED_GAP },
-	{ "split-ring-coherent", split_ring_coherent, false, NULL },
-	{ "packed-ring-coherent", packed_ring_coherent, false, NULL },
+	RIG_CASE("split-map-unmap", split_map_unmap),
+	RIG_CASE("split-indirect-map-unmap", split_indirect_map_unmap),
+	RIG_CASE("packed-map-unmap", packed_map_unmap),
+	RIG_CASE("packed-indirect-map-unmap", packed_indirect_map_unmap),
+	RIG_CASE("split-map-fails", split_map_fails),
+	RIG_CASE("split-indirect-map-fails", split_indirect_map_fails),
+	RIG_CASE_GAP("packed-map-fails", packed_map_fails, PACKED_FAIL_GAP),
+	RIG_CASE("packed-indirect-map-fails", packed_indirect_map_fails),
+	RIG_CASE("split-full-maps-nothing", split_full),
+	RIG_CASE("split-indirect-full-maps-nothing", split_indirect_full),
+	RIG_CASE("packed-full-maps-nothing", packed_full),
+	RIG_CASE("packed-indirect-full-maps-nothing", packed_indirect_full),
+	RIG_CASE_GAP("split-premapped", split_premapped, PREMAPPED_GAP),
+	RIG_CASE_GAP("packed-premapped", packed_premapped, PREMAPPED_GAP),
+	RIG_CASE("split-ring-coherent", split_ring_coherent),
+	RIG_CASE("packed-ring-coherent", packed_ring_coherent),
 };
 
-int main(int argc, char *argv[])
-{
-	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
-"Usage: dma --list | dma CASE\n"
-"Run one case of the driver's DMA-API path (--list names them).  Exit 0:\n"
-"every mapping was made and unmapped as it must be; 1: not; 2: usage\n"
-"error; 77: SKIP, the tree lacks the call the case needs; 78: TODO, a\n"
-"known gap of a kernel tree's.\n");
-}
+RIG_CASE_MAIN(cases, help)

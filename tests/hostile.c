@@ -34,6 +34,13 @@
 #include "harness/harness.h"
 #include "harness/mockdev.h"
 
+static const char help[] =
+"Usage: hostile --list | hostile CASE\n"
+"Run one hostile-ring case (--list names them all).  Exit 0: the ring code\n"
+"handled it; 1: it did not; 2: usage error; 77: SKIP, the linked ring code\n"
+"lacks what the case needs; 78: TODO, a kernel tree's code did not detect\n"
+"what it is known not to (a pass then says the gap is gone).\n";
+
 #define RING_SIZE	16
 #define MEM_SIZE	(64 * 1024)
 #define OFF_TABLE	16384
@@ -1069,7 +1076,7 @@ static int host_packed_complete_multi_bounds(void)
 	return 0;
 }
 
-#define PACKED_HOST_CASE(name, fn)	{ name, fn, true, NULL }
+#define PACKED_HOST_CASE(name, fn)	RIG_HOST_CASE(name, fn)
 #else
 static int no_packed_host(void)
 {
@@ -1077,7 +1084,7 @@ static int no_packed_host(void)
 	return RIG_EXIT_FAIL;
 }
 
-#define PACKED_HOST_CASE(name, fn)	{ name, no_packed_host, true, NULL }
+#define PACKED_HOST_CASE(name, fn)	RIG_HOST_CASE(name, no_packed_host)
 #endif
 
 /*
@@ -1523,7 +1530,7 @@ static int host_packed_in_order_id_reused(void)
 	return expect_packed(-EINVAL, 1, range_getrange);
 }
 
-#define IN_ORDER_HOST_CASE(name, fn)	{ name, fn, true, NULL }
+#define IN_ORDER_HOST_CASE(name, fn)	RIG_HOST_CASE(name, fn)
 #else
 static int no_in_order_host(void)
 {
@@ -1531,7 +1538,7 @@ static int no_in_order_host(void)
 	return RIG_EXIT_FAIL;
 }
 
-#define IN_ORDER_HOST_CASE(name, fn)	{ name, no_in_order_host, true, NULL }
+#define IN_ORDER_HOST_CASE(name, fn)	RIG_HOST_CASE(name, no_in_order_host)
 #endif
 
 /*
@@ -1964,52 +1971,47 @@ static int spec_used_flags_event_idx(void)
 				   VRING_USED_F_NO_NOTIFY);
 }
 
-#define SPEC_HOST_GAP(name, fn, gap)	{ name, fn, true, gap }
-#define SPEC_GUEST_GAP(name, fn, gap)	{ name, fn, false, gap }
-
-#define IN_ORDER_GUEST_CASE(name, fn)	{ name, fn, false, NULL }
-
 /*
  * A case's kernel_gap is what a kernel tree's code is known not to check:
  * the case runs, and fails as a TODO, or passes saying the gap is gone.
  */
 static const struct rig_case cases[] = {
-	{ "host-head-out-of-range", host_head_out_of_range, true, NULL },
-	{ "host-next-out-of-range", host_next_out_of_range, true, NULL },
-	{ "host-desc-loop", host_desc_loop, true, NULL },
-	{ "host-chain-longer-than-ring", host_chain_longer_than_ring, true, NULL },
-	{ "host-indirect-loop", host_indirect_loop, true, NULL },
-	{ "host-nested-indirect", host_nested_indirect, true, NULL },
-	{ "host-indirect-len-zero", host_indirect_len_zero, true, NULL },
-	{ "host-indirect-len-odd", host_indirect_len_odd, true, NULL },
-	{ "host-indirect-outside-range", host_indirect_outside_range, true, NULL },
-	{ "host-readable-after-writable", host_readable_after_writable, true, NULL },
-	{ "host-addr-outside-range", host_addr_outside_range, true, NULL },
-	{ "host-addr-wraps", host_addr_wraps, true, NULL },
-	{ "host-avail-idx-jump", host_avail_idx_jump, true,
-	  "the kernel's vringh does not bound the avail index" },
-	{ "host-ring-outside-window", host_ring_outside_window, true, NULL },
-	{ "host-bad-ring-size", host_bad_ring_size, true, NULL },
-	{ "host-head-last", host_head_last, true, NULL },
-	{ "host-next-last", host_next_last, true, NULL },
-	{ "host-avail-idx-full", host_avail_idx_full, true, NULL },
-	{ "host-chain-whole-ring", host_chain_whole_ring, true, NULL },
-	{ "host-addr-ends-at-top", host_addr_ends_at_top, true, NULL },
-	{ "host-addr-ends-at-memory-end", host_addr_ends_at_memory_end, true, NULL },
-	{ "host-indirect-next-out-of-range", host_indirect_next_out_of_range, true, NULL },
-	{ "host-indirect-next-last", host_indirect_next_last, true, NULL },
-	{ "host-complete-multi-too-many", host_complete_multi_too_many, true,
-	  "the kernel's vringh does not bound complete_multi by the ring size" },
-	{ "host-complete-multi-whole-ring", host_complete_multi_whole_ring, true, NULL },
-	{ "guest-id-out-of-range", guest_id_out_of_range, false, NULL },
-	{ "guest-id-not-in-flight", guest_id_not_in_flight, false, NULL },
-	{ "guest-len-too-big", guest_len_too_big, false,
-	  "the kernel's virtio_ring does not check used lengths" },
-	{ "guest-used-idx-jump", guest_used_idx_jump, false,
-	  "the kernel's virtio_ring does not bound the used index" },
-	{ "guest-break-device", guest_break_device, false, NULL },
-	{ "guest-len-whole-buffer", guest_len_whole_buffer, false, NULL },
-	{ "guest-used-idx-full", guest_used_idx_full, false, NULL },
+	RIG_HOST_CASE("host-head-out-of-range", host_head_out_of_range),
+	RIG_HOST_CASE("host-next-out-of-range", host_next_out_of_range),
+	RIG_HOST_CASE("host-desc-loop", host_desc_loop),
+	RIG_HOST_CASE("host-chain-longer-than-ring", host_chain_longer_than_ring),
+	RIG_HOST_CASE("host-indirect-loop", host_indirect_loop),
+	RIG_HOST_CASE("host-nested-indirect", host_nested_indirect),
+	RIG_HOST_CASE("host-indirect-len-zero", host_indirect_len_zero),
+	RIG_HOST_CASE("host-indirect-len-odd", host_indirect_len_odd),
+	RIG_HOST_CASE("host-indirect-outside-range", host_indirect_outside_range),
+	RIG_HOST_CASE("host-readable-after-writable", host_readable_after_writable),
+	RIG_HOST_CASE("host-addr-outside-range", host_addr_outside_range),
+	RIG_HOST_CASE("host-addr-wraps", host_addr_wraps),
+	RIG_HOST_CASE_GAP("host-avail-idx-jump", host_avail_idx_jump,
+	                  "the kernel's vringh does not bound the avail index"),
+	RIG_HOST_CASE("host-ring-outside-window", host_ring_outside_window),
+	RIG_HOST_CASE("host-bad-ring-size", host_bad_ring_size),
+	RIG_HOST_CASE("host-head-last", host_head_last),
+	RIG_HOST_CASE("host-next-last", host_next_last),
+	RIG_HOST_CASE("host-avail-idx-full", host_avail_idx_full),
+	RIG_HOST_CASE("host-chain-whole-ring", host_chain_whole_ring),
+	RIG_HOST_CASE("host-addr-ends-at-top", host_addr_ends_at_top),
+	RIG_HOST_CASE("host-addr-ends-at-memory-end", host_addr_ends_at_memory_end),
+	RIG_HOST_CASE("host-indirect-next-out-of-range", host_indirect_next_out_of_range),
+	RIG_HOST_CASE("host-indirect-next-last", host_indirect_next_last),
+	RIG_HOST_CASE_GAP("host-complete-multi-too-many", host_complete_multi_too_many,
+	                  "the kernel's vringh does not bound complete_multi by the ring size"),
+	RIG_HOST_CASE("host-complete-multi-whole-ring", host_complete_multi_whole_ring),
+	RIG_CASE("guest-id-out-of-range", guest_id_out_of_range),
+	RIG_CASE("guest-id-not-in-flight", guest_id_not_in_flight),
+	RIG_CASE_GAP("guest-len-too-big", guest_len_too_big,
+	             "the kernel's virtio_ring does not check used lengths"),
+	RIG_CASE_GAP("guest-used-idx-jump", guest_used_idx_jump,
+	             "the kernel's virtio_ring does not bound the used index"),
+	RIG_CASE("guest-break-device", guest_break_device),
+	RIG_CASE("guest-len-whole-buffer", guest_len_whole_buffer),
+	RIG_CASE("guest-used-idx-full", guest_used_idx_full),
 	PACKED_HOST_CASE("host-packed-id-out-of-range", host_packed_id_out_of_range),
 	PACKED_HOST_CASE("host-packed-id-in-use", host_packed_id_in_use),
 	PACKED_HOST_CASE("host-packed-list-longer-than-ring",
@@ -2050,15 +2052,15 @@ static const struct rig_case cases[] = {
 			 host_packed_abandon_completed),
 	PACKED_HOST_CASE("host-packed-unexpected-direction",
 			 host_packed_unexpected_direction),
-	{ "guest-packed-id-out-of-range", guest_packed_id_out_of_range, false, NULL },
-	{ "guest-packed-id-not-in-flight", guest_packed_id_not_in_flight, false, NULL },
-	{ "guest-packed-len-too-big", guest_packed_len_too_big, false,
-	  "the kernel's virtio_ring does not check used lengths" },
-	{ "guest-packed-len-whole-buffer", guest_packed_len_whole_buffer, false, NULL },
-	{ "guest-packed-wrong-lap", guest_packed_wrong_lap, false,
-	  "the kernel's virtio_ring waits for a descriptor used in the wrong lap" },
-	{ "guest-packed-device-flags-reserved", guest_packed_device_flags_reserved, false,
-	  "the kernel's virtio_ring kicks on reserved device event flags" },
+	RIG_CASE("guest-packed-id-out-of-range", guest_packed_id_out_of_range),
+	RIG_CASE("guest-packed-id-not-in-flight", guest_packed_id_not_in_flight),
+	RIG_CASE_GAP("guest-packed-len-too-big", guest_packed_len_too_big,
+	             "the kernel's virtio_ring does not check used lengths"),
+	RIG_CASE("guest-packed-len-whole-buffer", guest_packed_len_whole_buffer),
+	RIG_CASE_GAP("guest-packed-wrong-lap", guest_packed_wrong_lap,
+	             "the kernel's virtio_ring waits for a descriptor used in the wrong lap"),
+	RIG_CASE_GAP("guest-packed-device-flags-reserved", guest_packed_device_flags_reserved,
+	             "the kernel's virtio_ring kicks on reserved device event flags"),
 	IN_ORDER_HOST_CASE("host-in-order-first-head", host_in_order_first_head),
 	IN_ORDER_HOST_CASE("host-in-order-head-skips", host_in_order_head_skips),
 	IN_ORDER_HOST_CASE("host-in-order-next-skips", host_in_order_next_skips),
@@ -2069,55 +2071,47 @@ static const struct rig_case cases[] = {
 			   host_packed_in_order_out_of_order),
 	IN_ORDER_HOST_CASE("host-packed-in-order-id-reused",
 			   host_packed_in_order_id_reused),
-	IN_ORDER_GUEST_CASE("guest-in-order-batch-id-not-in-flight",
-			    guest_in_order_batch_id_not_in_flight),
-	IN_ORDER_GUEST_CASE("guest-in-order-batch-too-long",
-			    guest_in_order_batch_too_long),
-	IN_ORDER_GUEST_CASE("guest-in-order-batch-id-used",
-			    guest_in_order_batch_id_used),
-	IN_ORDER_GUEST_CASE("guest-packed-in-order-batch-id-not-a-buffer",
-			    guest_packed_in_order_batch_id_not_a_buffer),
-	IN_ORDER_GUEST_CASE("guest-packed-in-order-batch-id-used",
-			    guest_packed_in_order_batch_id_used),
-	SPEC_HOST_GAP("spec-indirect-not-negotiated", spec_indirect_not_negotiated,
-		      "the kernel's vringh takes indirect tables whether or not VIRTIO_RING_F_INDIRECT_DESC was negotiated"),
-	SPEC_HOST_GAP("spec-indirect-with-next", spec_indirect_with_next,
-		      "the kernel's vringh follows NEXT after an indirect table"),
-	SPEC_HOST_GAP("spec-chain-longer-than-queue", spec_chain_longer_than_queue,
-		      "the kernel's vringh bounds an indirect table by its own length, not the queue size"),
-	SPEC_HOST_GAP("spec-table-longer-than-queue", spec_table_longer_than_queue,
-		      "the kernel's vringh bounds an indirect table by its own length, not the queue size"),
-	SPEC_HOST_GAP("spec-chain-over-4gib", spec_chain_over_4gib,
-		      "the kernel's vringh does not bound a chain's bytes"),
-	{ "spec-chain-as-long-as-queue", spec_chain_as_long_as_queue, true, NULL },
-	{ "spec-table-as-long-as-queue", spec_table_as_long_as_queue, true, NULL },
-	{ "spec-chain-of-4gib", spec_chain_of_4gib, true, NULL },
-	SPEC_HOST_GAP("spec-avail-idx-back", spec_avail_idx_back,
-		      "the kernel's vringh does not remember the avail index it read"),
-	SPEC_HOST_GAP("spec-avail-flags", spec_avail_flags,
-		      "the kernel's vringh reads only the NO_INTERRUPT bit"),
-	SPEC_HOST_GAP("spec-avail-flags-event-idx", spec_avail_flags_event_idx,
-		      "the kernel's vringh does not read the avail flags with VIRTIO_RING_F_EVENT_IDX"),
-	SPEC_HOST_GAP("spec-ring-misaligned", spec_ring_misaligned,
-		      "the kernel's vringh does not check the ring's alignment"),
+	RIG_CASE("guest-in-order-batch-id-not-in-flight",
+		 guest_in_order_batch_id_not_in_flight),
+	RIG_CASE("guest-in-order-batch-too-long",
+		 guest_in_order_batch_too_long),
+	RIG_CASE("guest-in-order-batch-id-used",
+		 guest_in_order_batch_id_used),
+	RIG_CASE("guest-packed-in-order-batch-id-not-a-buffer",
+		 guest_packed_in_order_batch_id_not_a_buffer),
+	RIG_CASE("guest-packed-in-order-batch-id-used",
+		 guest_packed_in_order_batch_id_used),
+	RIG_HOST_CASE_GAP("spec-indirect-not-negotiated", spec_indirect_not_negotiated,
+			  "the kernel's vringh takes indirect tables whether or not VIRTIO_RING_F_INDIRECT_DESC was negotiated"),
+	RIG_HOST_CASE_GAP("spec-indirect-with-next", spec_indirect_with_next,
+			  "the kernel's vringh follows NEXT after an indirect table"),
+	RIG_HOST_CASE_GAP("spec-chain-longer-than-queue", spec_chain_longer_than_queue,
+			  "the kernel's vringh bounds an indirect table by its own length, not the queue size"),
+	RIG_HOST_CASE_GAP("spec-table-longer-than-queue", spec_table_longer_than_queue,
+			  "the kernel's vringh bounds an indirect table by its own length, not the queue size"),
+	RIG_HOST_CASE_GAP("spec-chain-over-4gib", spec_chain_over_4gib,
+			  "the kernel's vringh does not bound a chain's bytes"),
+	RIG_HOST_CASE("spec-chain-as-long-as-queue", spec_chain_as_long_as_queue),
+	RIG_HOST_CASE("spec-table-as-long-as-queue", spec_table_as_long_as_queue),
+	RIG_HOST_CASE("spec-chain-of-4gib", spec_chain_of_4gib),
+	RIG_HOST_CASE_GAP("spec-avail-idx-back", spec_avail_idx_back,
+			  "the kernel's vringh does not remember the avail index it read"),
+	RIG_HOST_CASE_GAP("spec-avail-flags", spec_avail_flags,
+			  "the kernel's vringh reads only the NO_INTERRUPT bit"),
+	RIG_HOST_CASE_GAP("spec-avail-flags-event-idx", spec_avail_flags_event_idx,
+			  "the kernel's vringh does not read the avail flags with VIRTIO_RING_F_EVENT_IDX"),
+	RIG_HOST_CASE_GAP("spec-ring-misaligned", spec_ring_misaligned,
+			  "the kernel's vringh does not check the ring's alignment"),
 	PACKED_HOST_CASE("spec-packed-indirect-not-negotiated",
 			 spec_packed_indirect_not_negotiated),
 	PACKED_HOST_CASE("spec-packed-table-flags", spec_packed_table_flags),
 	PACKED_HOST_CASE("spec-packed-misaligned", spec_packed_misaligned),
 	IN_ORDER_HOST_CASE("spec-in-order-table-unordered",
 			   spec_in_order_table_unordered),
-	SPEC_GUEST_GAP("spec-used-flags", spec_used_flags,
-		       "the kernel's virtio_ring reads only the NO_NOTIFY bit"),
-	SPEC_GUEST_GAP("spec-used-flags-event-idx", spec_used_flags_event_idx,
-		       "the kernel's virtio_ring does not read the used flags with VIRTIO_RING_F_EVENT_IDX"),
+	RIG_CASE_GAP("spec-used-flags", spec_used_flags,
+		     "the kernel's virtio_ring reads only the NO_NOTIFY bit"),
+	RIG_CASE_GAP("spec-used-flags-event-idx", spec_used_flags_event_idx,
+		     "the kernel's virtio_ring does not read the used flags with VIRTIO_RING_F_EVENT_IDX"),
 };
 
-int main(int argc, char *argv[])
-{
-	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
-"Usage: hostile --list | hostile CASE\n"
-"Run one hostile-ring case (--list names them all).  Exit 0: the ring code\n"
-"handled it; 1: it did not; 2: usage error; 77: SKIP, the linked ring code\n"
-"lacks what the case needs; 78: TODO, a kernel tree's code did not detect\n"
-"what it is known not to (a pass then says the gap is gone).\n");
-}
+RIG_CASE_MAIN(cases, help)

@@ -38,6 +38,12 @@
 #ifdef RIG_VRINGH_INIT_IOTLB_ARGS
 #include <linux/vhost_iotlb.h>
 
+static const char help[] =
+"Usage: iotlb --list | iotlb CASE\n"
+"Run one case of vringh's IOTLB accessors (--list names them).  Exit 0:\n"
+"vringh translated or refused as it must; 1: not; 2: usage error; 77:\n"
+"SKIP, the linked vringh has no IOTLB accessors.\n";
+
 #define PAGES		33
 #define RW_PAGES	30		/* I/O pages 0..29: read-write */
 #define HOLE_PAGE	30		/* no map */
@@ -484,26 +490,19 @@ static int used_readonly(void) { return refuses_used_readonly(false); }
 static int used_readonly_va(void) { return refuses_used_readonly(true); }
 
 static const struct rig_case cases[] = {
-	{ "split-across-pages", split_pages, true, NULL },
-	{ "split-across-pages-va", split_va, true, NULL },
-	{ "refuses-hole", hole, true, NULL },
-	{ "refuses-hole-va", hole_va, true, NULL },
-	{ "refuses-table-in-hole", table_hole, true, NULL },
-	{ "refuses-readonly", readonly, true, NULL },
-	{ "refuses-readonly-va", readonly_va, true, NULL },
-	{ "refuses-writeonly", writeonly, true, NULL },
-	{ "refuses-writeonly-tail", writeonly_tail, true, NULL },
-	{ "refuses-wrapping", wrapping, true, NULL },
-	{ "refuses-ring-unmapped", ring_unmapped, true, NULL },
-	{ "refuses-used-readonly", used_readonly, true, NULL },
-	{ "refuses-used-readonly-va", used_readonly_va, true, NULL },
+	RIG_HOST_CASE("split-across-pages", split_pages),
+	RIG_HOST_CASE("split-across-pages-va", split_va),
+	RIG_HOST_CASE("refuses-hole", hole),
+	RIG_HOST_CASE("refuses-hole-va", hole_va),
+	RIG_HOST_CASE("refuses-table-in-hole", table_hole),
+	RIG_HOST_CASE("refuses-readonly", readonly),
+	RIG_HOST_CASE("refuses-readonly-va", readonly_va),
+	RIG_HOST_CASE("refuses-writeonly", writeonly),
+	RIG_HOST_CASE("refuses-writeonly-tail", writeonly_tail),
+	RIG_HOST_CASE("refuses-wrapping", wrapping),
+	RIG_HOST_CASE("refuses-ring-unmapped", ring_unmapped),
+	RIG_HOST_CASE("refuses-used-readonly", used_readonly),
+	RIG_HOST_CASE("refuses-used-readonly-va", used_readonly_va),
 };
 
-int main(int argc, char *argv[])
-{
-	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
-"Usage: iotlb --list | iotlb CASE\n"
-"Run one case of vringh's IOTLB accessors (--list names them).  Exit 0:\n"
-"vringh translated or refused as it must; 1: not; 2: usage error; 77:\n"
-"SKIP, the linked vringh has no IOTLB accessors.\n");
-}
+RIG_CASE_MAIN(cases, help)

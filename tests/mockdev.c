@@ -20,6 +20,12 @@
 #include "harness/harness.h"
 #include "harness/mockdev.h"
 
+static const char help[] =
+"Usage: mockdev --list | mockdev CASE\n"
+"Play the mock device against the linked driver and check when it says\n"
+"the driver wants an interrupt.  Exit 0: it held; 1: it did not; 2: usage\n"
+"error.\n";
+
 #define NUM	8	/* ring entries */
 
 static struct virtio_device vdev;
@@ -183,16 +189,9 @@ static int packed_event_two_laps(void)
 }
 
 static const struct rig_case cases[] = {
-	{ "split-event-window", split_event_window, false, NULL },
-	{ "packed-event-window", packed_event_window, false, NULL },
-	{ "packed-event-two-laps", packed_event_two_laps, false, NULL },
+	RIG_CASE("split-event-window", split_event_window),
+	RIG_CASE("packed-event-window", packed_event_window),
+	RIG_CASE("packed-event-two-laps", packed_event_two_laps),
 };
 
-int main(int argc, char *argv[])
-{
-	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
-"Usage: mockdev --list | mockdev CASE\n"
-"Play the mock device against the linked driver and check when it says\n"
-"the driver wants an interrupt.  Exit 0: it held; 1: it did not; 2: usage\n"
-"error.\n");
-}
+RIG_CASE_MAIN(cases, help)

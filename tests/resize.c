@@ -27,6 +27,12 @@
 #include "harness/harness.h"
 #include "harness/mockdev.h"
 
+static const char help[] =
+"Usage: resize --list | resize CASE\n"
+"Resize or reset a queue with buffers in flight (--list names the cases).\n"
+"Exit 0: every buffer was recycled once and the ring starts afresh; 1:\n"
+"not; 2: usage error; 77: SKIP, the tree lacks the call.\n";
+
 #define NBUFS	8
 
 static struct virtio_device vdev;
@@ -217,17 +223,10 @@ static int split_reset(void) { return resize_or_reset(false, false); }
 static int packed_reset(void) { return resize_or_reset(true, false); }
 
 static const struct rig_case cases[] = {
-	{ "split-resize-in-flight", split_resize, false, NULL },
-	{ "packed-resize-in-flight", packed_resize, false, NULL },
-	{ "split-reset-in-flight", split_reset, false, NULL },
-	{ "packed-reset-in-flight", packed_reset, false, NULL },
+	RIG_CASE("split-resize-in-flight", split_resize),
+	RIG_CASE("packed-resize-in-flight", packed_resize),
+	RIG_CASE("split-reset-in-flight", split_reset),
+	RIG_CASE("packed-reset-in-flight", packed_reset),
 };
 
-int main(int argc, char *argv[])
-{
-	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
-"Usage: resize --list | resize CASE\n"
-"Resize or reset a queue with buffers in flight (--list names the cases).\n"
-"Exit 0: every buffer was recycled once and the ring starts afresh; 1:\n"
-"not; 2: usage error; 77: SKIP, the tree lacks the call.\n");
-}
+RIG_CASE_MAIN(cases, help)

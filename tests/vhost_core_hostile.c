@@ -26,6 +26,13 @@
 #include "harness/harness.h"
 #include "kernel/vhost_core.h"
 
+static const char help[] =
+"Usage: vhost_core_hostile --list | vhost_core_hostile CASE\n"
+"Run one hostile-ring case against the kernel's vhost core (--list names\n"
+"them all).  Exit 0: the core refused it; 1: it did not; 2: usage error;\n"
+"77: SKIP, no vhost core in this build (make KSRC=); 78: TODO, the core is\n"
+"known not to check it (a pass then says the gap is gone).\n";
+
 #define RING_SIZE	16
 #define MEM_BYTES	(64 * 1024)
 #define FEATURES	(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_RING_F_INDIRECT_DESC)
@@ -316,43 +323,32 @@ static int spec_avail_idx_back(void)
 	return expect_refused_at(1);
 }
 
-/* A GAP's gap is what the kernel's vhost core does not check. */
-#define CASE(name, fn)		{ name, fn, true, NULL }
-#define GAP(name, fn, gap)	{ name, fn, true, gap }
-
+/* A case's gap is what the kernel's vhost core does not check. */
 static const struct rig_case cases[] = {
-	CASE("head-out-of-range", head_out_of_range),
-	CASE("next-out-of-range", next_out_of_range),
-	CASE("desc-loop", desc_loop),
-	CASE("chain-longer-than-ring", chain_longer_than_ring),
-	CASE("indirect-loop", indirect_loop),
-	CASE("nested-indirect", nested_indirect),
-	CASE("indirect-len-zero", indirect_len_zero),
-	CASE("indirect-len-odd", indirect_len_odd),
-	CASE("indirect-outside-range", indirect_outside_range),
-	CASE("readable-after-writable", readable_after_writable),
-	CASE("addr-outside-range", addr_outside_range),
-	CASE("addr-wraps", addr_wraps),
-	CASE("avail-idx-jump", avail_idx_jump),
-	CASE("bad-ring-size", bad_ring_size),
-	CASE("ring-outside-memory", ring_outside_memory),
-	GAP("spec-ring-misaligned", spec_ring_misaligned,
-	    "the kernel's vhost core checks the avail and used rings' alignment, not the descriptor table's"),
-	GAP("spec-indirect-not-negotiated", spec_indirect_not_negotiated,
-	    "the kernel's vhost core takes indirect tables whether or not VIRTIO_RING_F_INDIRECT_DESC was negotiated"),
-	GAP("spec-indirect-with-next", spec_indirect_with_next,
-	    "the kernel's vhost core follows NEXT after an indirect table"),
-	GAP("spec-table-longer-than-queue", spec_table_longer_than_queue,
-	    "the kernel's vhost core bounds an indirect table by its own length, not the queue size"),
-	CASE("spec-avail-idx-back", spec_avail_idx_back),
+	RIG_HOST_CASE("head-out-of-range", head_out_of_range),
+	RIG_HOST_CASE("next-out-of-range", next_out_of_range),
+	RIG_HOST_CASE("desc-loop", desc_loop),
+	RIG_HOST_CASE("chain-longer-than-ring", chain_longer_than_ring),
+	RIG_HOST_CASE("indirect-loop", indirect_loop),
+	RIG_HOST_CASE("nested-indirect", nested_indirect),
+	RIG_HOST_CASE("indirect-len-zero", indirect_len_zero),
+	RIG_HOST_CASE("indirect-len-odd", indirect_len_odd),
+	RIG_HOST_CASE("indirect-outside-range", indirect_outside_range),
+	RIG_HOST_CASE("readable-after-writable", readable_after_writable),
+	RIG_HOST_CASE("addr-outside-range", addr_outside_range),
+	RIG_HOST_CASE("addr-wraps", addr_wraps),
+	RIG_HOST_CASE("avail-idx-jump", avail_idx_jump),
+	RIG_HOST_CASE("bad-ring-size", bad_ring_size),
+	RIG_HOST_CASE("ring-outside-memory", ring_outside_memory),
+	RIG_HOST_CASE_GAP("spec-ring-misaligned", spec_ring_misaligned,
+			  "the kernel's vhost core checks the avail and used rings' alignment, not the descriptor table's"),
+	RIG_HOST_CASE_GAP("spec-indirect-not-negotiated", spec_indirect_not_negotiated,
+			  "the kernel's vhost core takes indirect tables whether or not VIRTIO_RING_F_INDIRECT_DESC was negotiated"),
+	RIG_HOST_CASE_GAP("spec-indirect-with-next", spec_indirect_with_next,
+			  "the kernel's vhost core follows NEXT after an indirect table"),
+	RIG_HOST_CASE_GAP("spec-table-longer-than-queue", spec_table_longer_than_queue,
+			  "the kernel's vhost core bounds an indirect table by its own length, not the queue size"),
+	RIG_HOST_CASE("spec-avail-idx-back", spec_avail_idx_back),
 };
 
-int main(int argc, char *argv[])
-{
-	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
-"Usage: vhost_core_hostile --list | vhost_core_hostile CASE\n"
-"Run one hostile-ring case against the kernel's vhost core (--list names\n"
-"them all).  Exit 0: the core refused it; 1: it did not; 2: usage error;\n"
-"77: SKIP, no vhost core in this build (make KSRC=); 78: TODO, the core is\n"
-"known not to check it (a pass then says the gap is gone).\n");
-}
+RIG_CASE_MAIN(cases, help)

@@ -17,6 +17,11 @@
 #include "harness/harness.h"
 #include "vhost-user/wire.h"
 
+static const char help[] =
+"Usage: vhost_user_wire --list | vhost_user_wire CASE\n"
+"Run one case of the vhost-user wire format (--list names them).  Exit 0:\n"
+"it held; 1: it did not; 2: usage error.\n";
+
 static int sv[2];
 
 static void pair(void)
@@ -307,21 +312,15 @@ static int case_payload_sizes(void)
 }
 
 static const struct rig_case cases[] = {
-	{ "roundtrip", case_roundtrip, false, NULL },
-	{ "too-big", case_too_big, false, NULL },
-	{ "max-size", case_max_size, false, NULL },
-	{ "max-fds", case_max_fds, false, NULL },
-	{ "bad-version", case_bad_version, false, NULL },
-	{ "truncated", case_truncated, false, NULL },
-	{ "timeout", case_timeout, false, NULL },
-	{ "too-many-fds", case_too_many_fds, false, NULL },
-	{ "payload-sizes", case_payload_sizes, false, NULL },
+	RIG_CASE("roundtrip", case_roundtrip),
+	RIG_CASE("too-big", case_too_big),
+	RIG_CASE("max-size", case_max_size),
+	RIG_CASE("max-fds", case_max_fds),
+	RIG_CASE("bad-version", case_bad_version),
+	RIG_CASE("truncated", case_truncated),
+	RIG_CASE("timeout", case_timeout),
+	RIG_CASE("too-many-fds", case_too_many_fds),
+	RIG_CASE("payload-sizes", case_payload_sizes),
 };
 
-int main(int argc, char *argv[])
-{
-	return rig_case_main(argc, argv, cases, ARRAY_SIZE(cases),
-"Usage: vhost_user_wire --list | vhost_user_wire CASE\n"
-"Run one case of the vhost-user wire format (--list names them).  Exit 0:\n"
-"it held; 1: it did not; 2: usage error.\n");
-}
+RIG_CASE_MAIN(cases, help)
