@@ -505,6 +505,21 @@ static void op_getdesc(void)
 	}
 }
 
+/*
+ * What the model says a pull or push (@op) of @len bytes moves, of the
+ * @total bytes of the buffer's readable or writable part at @pos; the
+ * @got the accessor moved must be that.
+ */
+static uint64_t model_moved(const char *op, size_t len, ssize_t got, uint64_t total,
+			    uint64_t pos)
+{
+	uint64_t want = total - pos < len ? total - pos : len;
+
+	FUZZ_CHECK((uint64_t)got == want, "%s %zu: %zd, model says %llu",
+		   op, len, got, (unsigned long long)want);
+	return want;
+}
+
 static void op_pull(struct fin *in)
 {
 	static unsigned char buf[4096];
@@ -522,11 +537,9 @@ static void op_pull(struct fin *in)
 	if (!s.m.ok || s.m.cur < 0)
 		return;
 	{
-		uint64_t want = s.m.rtotal - s.m.rpos < len ? s.m.rtotal - s.m.rpos : len;
+		uint64_t want = model_moved("pull", len, got, s.m.rtotal, s.m.rpos);
 		const struct mbuf *b = &s.m.buf[s.m.cur];
 
-		FUZZ_CHECK((uint64_t)got == want, "pull %zu: %zd, model says %llu",
-			   len, got, (unsigned long long)want);
 		for (i = 0; i < want; i++) {
 			uint32_t o = mbuf_byte(b, false, s.m.rpos + i);
 
@@ -570,11 +583,9 @@ static void op_push(struct fin *in)
 		return;
 	}
 	{
-		uint64_t want = s.m.wtotal - s.m.wpos < len ? s.m.wtotal - s.m.wpos : len;
+		uint64_t want = model_moved("push", len, got, s.m.wtotal, s.m.wpos);
 		const struct mbuf *b = &s.m.buf[s.m.cur];
 
-		FUZZ_CHECK((uint64_t)got == want, "push %zu: %zd, model says %llu",
-			   len, got, (unsigned long long)want);
 		for (i = 0; i < want; i++) {
 			uint32_t o = mbuf_byte(b, true, s.m.wpos + i);
 
@@ -680,6 +691,27 @@ static void op_complete(struct fin *in)
 		model_completed(idx);
 }
 
+/*
+ * The taken-list entries @idx[i] of the @n whose @listed[i] is set, all
+ * completed: removed highest index first (model_completed() moves the last
+ * entry into the hole, so a lower index stays valid), @listed cleared.
+ */
+static void model_completed_listed(const unsigned int *idx, bool *listed, unsigned int n)
+{
+	for (;;) {
+		int best = -1;
+		unsigned int i;
+
+		for (i = 0; i < n; i++)
+			if (listed[i] && (best < 0 || idx[i] > idx[best]))
+				best = i;
+		if (best < 0)
+			break;
+		model_completed(idx[best]);
+		listed[best] = false;
+	}
+}
+
 static void op_complete_multi(struct fin *in)
 {
 	static struct vring_used_elem el[MAX_RING_SIZE + 2];
@@ -720,19 +752,8 @@ static void op_complete_multi(struct fin *in)
 				model_off();	/* ids it did not take: not modelled */
 			}
 		}
-		if (err)
-			return;
-		for (;;) {
-			int best = -1;
-
-			for (i = 0; i < n; i++)
-				if (listed[i] && (best < 0 || idx[i] > idx[best]))
-					best = i;
-			if (best < 0)
-				break;
-			model_completed(idx[best]);
-			listed[best] = false;
-		}
+		if (!err)
+			model_completed_listed(idx, listed, n);
 		return;
 	}
 	if (s.packed)
@@ -766,18 +787,7 @@ static void op_complete_multi(struct fin *in)
 		FUZZ_CHECK(vringh16_to_cpu(&s.vrh, s.vr.used->idx) == s.used_total,
 			   "used idx %u, expected %u",
 			   vringh16_to_cpu(&s.vrh, s.vr.used->idx), s.used_total);
-	/* Remove from the taken list, highest index first. */
-	for (;;) {
-		int best = -1;
-
-		for (i = 0; i < n; i++)
-			if (listed[i] && (best < 0 || idx[i] > idx[best]))
-				best = i;
-		if (best < 0)
-			break;
-		model_completed(idx[best]);
-		listed[best] = false;
-	}
+	model_completed_listed(idx, listed, n);
 }
 
 static void op_abandon(struct fin *in)
