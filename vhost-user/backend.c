@@ -36,19 +36,27 @@ extern void *__user_addr_min, *__user_addr_max;
 static int vub_err(struct vub *vub, uint32_t req, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Report a protocol error once; the connection will be dropped. */
+int vub_verror(struct vub *vub, const char *error, const char *what, const char *fmt,
+	       va_list ap)
+{
+	fprintf(stderr, "vhost-user: %s: ", what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	vub->errors++;
+	vub->error = error;
+	return -EPROTO;
+}
+
+/* Report a protocol error in request @req. */
 static int vub_err(struct vub *vub, uint32_t req, const char *fmt, ...)
 {
 	va_list ap;
+	int ret;
 
-	fprintf(stderr, "vhost-user: %s: ", vhost_user_request_name(req));
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ret = vub_verror(vub, "protocol error", vhost_user_request_name(req), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	vub->errors++;
-	vub->error = "protocol error";
-	return -EPROTO;
+	return ret;
 }
 
 static bool vub_packed(const struct vub *vub)

@@ -21,6 +21,7 @@
 #ifndef RIG_VHOST_USER_BACKEND_H
 #define RIG_VHOST_USER_BACKEND_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -114,6 +115,14 @@ struct vub {
 	const char *error;		/* set when the connection must drop */
 	unsigned long messages, errors;
 };
+
+/*
+ * A protocol error, reported once: "vhost-user: WHAT: " and the message
+ * of @fmt on stderr; the connection will be dropped, @error says why.
+ * Returns -EPROTO.  (For the backend's own files: backend.c, inflight.c.)
+ */
+int vub_verror(struct vub *vub, const char *error, const char *what, const char *fmt,
+	       va_list ap) __attribute__((format(printf, 4, 0)));
 
 /* Listen on the unix socket @path (replacing a stale one).  -errno. */
 int vub_listen(struct vub *vub, const struct vub_device *dev, const char *path);

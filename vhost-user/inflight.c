@@ -195,16 +195,15 @@ static int inflight_err(struct vub *vub, struct vub_queue *q, const char *fmt, .
 /* A bad region: one line, and the connection drops. */
 static int inflight_err(struct vub *vub, struct vub_queue *q, const char *fmt, ...)
 {
+	char what[48];
 	va_list ap;
+	int ret;
 
-	fprintf(stderr, "vhost-user: queue %u: inflight region: ", q->index);
+	snprintf(what, sizeof(what), "queue %u: inflight region", q->index);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ret = vub_verror(vub, "bad inflight region", what, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	vub->errors++;
-	vub->error = "bad inflight region";
-	return -EPROTO;
+	return ret;
 }
 
 struct resub {
