@@ -404,25 +404,15 @@ static void truncated(int s, const struct vh_case *c)
 	send_raw(s, &h, "abcd", 4);
 }
 
-static void bad_version(int s, const struct vh_case *c)
+/* A header alone that says @flags and @size. */
+static void send_header_case(int s, const struct vh_case *c)
 {
-	struct vhost_user_msg m;
+	struct vhost_user_hdr h = { c->req, c->a, c->b };
 
-	(void)c;
-	vhost_user_msg_init(&m, VHOST_USER_GET_FEATURES);
-	m.hdr.flags = 2;
-	send_raw(s, &m.hdr, NULL, 0);
+	send_raw(s, &h, NULL, 0);
 }
 
-static void size_beyond_payload(int s, const struct vh_case *c)
-{
-	struct vhost_user_msg m;
-
-	(void)c;
-	vhost_user_msg_init(&m, VHOST_USER_SET_FEATURES);
-	m.hdr.size = 0x100000;
-	send_raw(s, &m.hdr, NULL, 0);
-}
+#define HEADER(r, flags, size)	.send = send_header_case, .req = (r), .a = (flags), .b = (size)
 
 static void short_payload(int s, const struct vh_case *c)
 {
@@ -1160,9 +1150,11 @@ static const struct vh_case cases[] = {
 	/* The wire: truncated, bad version, oversized, wrong payload size. */
 	{ "truncated message (4 of 8 payload bytes, then silence)",
 	  .send = truncated, .want = "message cut short" },
-	{ "bad version in the header flags", .send = bad_version, .want = "bad version" },
+	{ "bad version in the header flags", HEADER(VHOST_USER_GET_FEATURES, 2, 0),
+	  .want = "bad version" },
 	{ "header size beyond any payload",
-	  .send = size_beyond_payload, .want = "size beyond any payload" },
+	  HEADER(VHOST_USER_SET_FEATURES, VHOST_USER_VERSION, 0x100000),
+	  .want = "size beyond any payload" },
 	{ "SET_FEATURES with a 4-byte payload",
 	  .send = short_payload, .want = "SET_FEATURES: payload of 4 bytes" },
 	{ "unknown request 99", PLAIN(99), .want = "request 99: unknown request" },
