@@ -347,7 +347,8 @@ static void start_dev(struct vh_dev *d, const char *prog)
 /*
  * One hostile frontend.  On a fresh connection (after hello() if @hello)
  * @send sends what the case sends; the generic senders send one message,
- * @req with the values @a and @b.  Then the backend must have said @want
+ * @req with the values @a and @b; the others read @a, @b and @d as their
+ * row's macro says.  Then the backend must have said @want
  * on stderr, dropped the connection (or kept it, if @stays) and still
  * serve the next frontend.  @want_kernel: what the backend says instead
  * when a kernel tree's vringh refuses the ring (it names no reason of its
@@ -355,17 +356,20 @@ static void start_dev(struct vh_dev *d, const char *prog)
  * build, and why.  @net: against the net device (two queue pairs and the
  * control queue), not the blk one.
  */
+struct ctrl_cmd;
+
 struct vh_case {
 	const char *name;
 	bool net;
 	bool hello;
 	void (*send)(int s, const struct vh_case *c);
 	uint32_t req;
-	uint64_t a, b;
+	uint64_t a, b, d;
 	const char *want;
 	const char *want_kernel;
 	bool stays;
 	const char *skip;
+	const struct ctrl_cmd *ctrl;	/* CTRL()'s command */
 };
 
 static void send_plain_case(int s, const struct vh_case *c)
@@ -466,23 +470,13 @@ static void region_without_fd(int s, const struct vh_case *c)
 	send_table(s, 1, NULL, 0, MEM_GPA, MEM_SIZE, (uintptr_t)mem, 0);
 }
 
-static void region_offset_wraps(int s, const struct vh_case *c)
+/* One region of @size bytes at guest @gpa, at @offset in its fd. */
+static void one_region_case(int s, const struct vh_case *c)
 {
-	(void)c;
-	send_table(s, 1, fds, 1, MEM_GPA, MEM_SIZE, (uintptr_t)mem, ~0ull - 4095);
+	send_table(s, 1, fds, 1, c->a, c->b, (uintptr_t)mem, c->d);
 }
 
-static void region_gpa_wraps(int s, const struct vh_case *c)
-{
-	(void)c;
-	send_table(s, 1, fds, 1, ~0ull - 4095, MEM_SIZE, (uintptr_t)mem, 0);
-}
-
-static void region_past_fd(int s, const struct vh_case *c)
-{
-	(void)c;
-	send_table(s, 1, fds, 1, MEM_GPA, 2 * MEM_SIZE, (uintptr_t)mem, 0);
-}
+#define ONE_REGION(gpa, size, offset)	.send = one_region_case, .a = (gpa), .b = (size), .d = (offset)
 
 static void region_fd_is_pipe(int s, const struct vh_case *c)
 {
@@ -712,60 +706,33 @@ static void blk_status_at(int s, unsigned int nregions, uint64_t gpa, uint32_t l
 #define BLK_SECTORS	2048
 #define BLK_STATUS	(MEM_GPA + 0x20000)
 
-static void blk_read_last_sector(int s, const struct vh_case *c)
+/* A read of @len bytes at @sector; the status byte must say @status. */
+static void blk_read_case(int s, const struct vh_case *c)
 {
-	(void)c;
-	blk_request(s, 1, 0, BLK_SECTORS - 1, 512, BLK_STATUS, 1, 0);
+	blk_request(s, 1, 0, c->a, c->b, BLK_STATUS, 1, c->d);
 }
 
-static void blk_read_past_end(int s, const struct vh_case *c)
+#define BLK_READ(sector, len, status)	.send = blk_read_case, .a = (sector), .b = (len), .d = (status)
+
+/*
+ * A status descriptor of @len bytes at @gpa, @nregions regions mapped:
+ * served unless the case wants the backend to refuse it.
+ */
+static void status_at_case(int s, const struct vh_case *c)
 {
-	(void)c;
-	blk_request(s, 1, 0, BLK_SECTORS - 1, 1024, BLK_STATUS, 1, 1);
+	blk_status_at(s, c->a, c->b, c->d, !c->want);
 }
 
-static void blk_read_nothing_at_end(int s, const struct vh_case *c)
-{
-	(void)c;
-	blk_request(s, 1, 0, BLK_SECTORS, 0, BLK_STATUS, 1, 0);
-}
-
-static void blk_read_nothing_past_end(int s, const struct vh_case *c)
-{
-	(void)c;
-	blk_request(s, 1, 0, BLK_SECTORS + 1, 0, BLK_STATUS, 1, 1);
-}
-
-static void status_at_memory_end(int s, const struct vh_case *c)
-{
-	(void)c;
-	blk_status_at(s, 1, MEM_GPA + MEM_SIZE - 1, 1, true);
-}
-
-static void status_past_memory_end(int s, const struct vh_case *c)
-{
-	(void)c;
-	blk_status_at(s, 1, MEM_GPA + MEM_SIZE - 1, 2, false);
-}
-
-static void status_at_second_region_end(int s, const struct vh_case *c)
-{
-	(void)c;
-	blk_status_at(s, 2, MEM_GPA + 2 * MEM_SIZE - 1, 1, true);
-}
-
-static void status_across_regions(int s, const struct vh_case *c)
-{
-	(void)c;
-	blk_status_at(s, 2, MEM_GPA + MEM_SIZE - 1, 2, true);
-}
+#define STATUS_AT(nregions, gpa, len)	.send = status_at_case, .a = (nregions), .b = (gpa), .d = (len)
 
 /*
  * GET_CONFIG of @size bytes at @off of blk's config space (256 bytes),
- * CONFIG negotiated; if @answered, the reply must come, whole.
+ * CONFIG negotiated; unless the case wants it refused, the reply must
+ * come, whole.
  */
-static void get_config_at(int s, uint32_t off, uint32_t size, bool answered)
+static void config_at_case(int s, const struct vh_case *c)
 {
+	uint32_t off = c->a, size = c->b;
 	struct vhost_user_msg m;
 	struct vhost_user_fds rfds;
 
@@ -775,7 +742,7 @@ static void get_config_at(int s, uint32_t off, uint32_t size, bool answered)
 	m.payload.config.offset = off;
 	m.payload.config.size = size;
 	send_msg(s, &m, NULL, 0);
-	if (!answered)
+	if (c->want)
 		return;
 	if (vhost_user_recv(s, &m, &rfds, 5000) != 0) {
 		case_problem = "GET_CONFIG was not answered";
@@ -786,29 +753,7 @@ static void get_config_at(int s, uint32_t off, uint32_t size, bool answered)
 		case_problem = "GET_CONFIG answered with something else";
 }
 
-static void config_last_bytes(int s, const struct vh_case *c)
-{
-	(void)c;
-	get_config_at(s, VHOST_USER_MAX_CONFIG_SIZE - 8, 8, true);
-}
-
-static void config_one_byte_past(int s, const struct vh_case *c)
-{
-	(void)c;
-	get_config_at(s, VHOST_USER_MAX_CONFIG_SIZE - 7, 8, false);
-}
-
-static void config_nothing_at_end(int s, const struct vh_case *c)
-{
-	(void)c;
-	get_config_at(s, VHOST_USER_MAX_CONFIG_SIZE, 0, true);
-}
-
-static void config_nothing_past_end(int s, const struct vh_case *c)
-{
-	(void)c;
-	get_config_at(s, VHOST_USER_MAX_CONFIG_SIZE + 1, 0, false);
-}
+#define CONFIG_AT(off, size)	.send = config_at_case, .a = (off), .b = (size)
 
 static void eight_regions(int s, const struct vh_case *c)
 {
@@ -816,15 +761,10 @@ static void eight_regions(int s, const struct vh_case *c)
 	send_table(s, 8, fds, 8, MEM_GPA, MEM_SIZE, (uintptr_t)mem, 0);
 }
 
-static void region_one_byte_past_fd(int s, const struct vh_case *c)
+/* Two regions whose guest ranges overlap by @overlap bytes (0: adjacent). */
+static void two_regions_case(int s, const struct vh_case *c)
 {
-	(void)c;
-	send_table(s, 1, fds, 1, MEM_GPA, MEM_SIZE + 1, (uintptr_t)mem, 0);
-}
-
-/* Two regions whose guest ranges overlap by @a bytes (0: adjacent). */
-static void two_regions_overlapping(int s, uint64_t overlap)
-{
+	uint64_t overlap = c->a;
 	struct vhost_user_msg m;
 	int i;
 
@@ -839,37 +779,17 @@ static void two_regions_overlapping(int s, uint64_t overlap)
 	send_msg(s, &m, fds, 2);
 }
 
-static void regions_adjacent(int s, const struct vh_case *c)
-{
-	(void)c;
-	two_regions_overlapping(s, 0);
-}
-
-static void regions_overlap_one_byte(int s, const struct vh_case *c)
-{
-	(void)c;
-	two_regions_overlapping(s, 1);
-}
+#define TWO_REGIONS(overlap)	.send = two_regions_case, .a = (overlap)
 
 /* The split avail ring of 8 (22 bytes) ending @past bytes past memory. */
-static void avail_ring_at_end(int s, uint64_t past)
+static void avail_ring_case(int s, const struct vh_case *c)
 {
 	send_good_table(s);
-	start_ring(s, 8, (uintptr_t)mem, (uintptr_t)mem + MEM_SIZE - 22 + past,
+	start_ring(s, 8, (uintptr_t)mem, (uintptr_t)mem + MEM_SIZE - 22 + c->a,
 		   (uintptr_t)mem + 4096);
 }
 
-static void avail_ring_ends_at_memory_end(int s, const struct vh_case *c)
-{
-	(void)c;
-	avail_ring_at_end(s, 0);
-}
-
-static void avail_ring_one_byte_past(int s, const struct vh_case *c)
-{
-	(void)c;
-	avail_ring_at_end(s, 1);
-}
+#define AVAIL_RING_PAST(past)	.send = avail_ring_case, .a = (past)
 
 static void addr_at_last_byte(int s, const struct vh_case *c)
 {
@@ -947,62 +867,29 @@ static void ctrl_command(int s, bool no_mq, uint8_t cls, uint8_t cmd, const void
 
 #define VIRTIO_NET_CTRL_MQ	4
 
-static void ctrl_pairs(int s, uint16_t pairs, uint8_t want)
+/*
+ * One control command, as ctrl_command() sends it: class @cls (command
+ * 0), the first @dlen bytes of @data (as the CPU holds it), @no_ack and
+ * @no_mq as there; the device must ack @ack.
+ */
+struct ctrl_cmd {
+	uint8_t cls;
+	uint16_t data;
+	uint32_t dlen;
+	bool no_ack, no_mq;
+	uint8_t ack;
+};
+
+static void ctrl_case(int s, const struct vh_case *c)
 {
-	ctrl_command(s, false, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, false, want);
+	const struct ctrl_cmd *k = c->ctrl;
+
+	ctrl_command(s, k->no_mq, k->cls, 0, &k->data, k->dlen, k->no_ack, k->ack);
 }
 
-static void ctrl_pairs_two(int s, const struct vh_case *c)
-{
-	(void)c;
-	ctrl_pairs(s, 2, 0);
-}
-
-static void ctrl_pairs_three(int s, const struct vh_case *c)
-{
-	(void)c;
-	ctrl_pairs(s, 3, 1);
-}
-
-static void ctrl_pairs_zero(int s, const struct vh_case *c)
-{
-	(void)c;
-	ctrl_pairs(s, 0, 1);
-}
-
-static void ctrl_pairs_short(int s, const struct vh_case *c)
-{
-	uint8_t one = 2;
-
-	(void)c;
-	ctrl_command(s, false, VIRTIO_NET_CTRL_MQ, 0, &one, 1, false, 1);
-}
-
-/* Class 0 (VIRTIO_NET_CTRL_RX), command 0 (promiscuous): not offered. */
-static void ctrl_rx_mode(int s, const struct vh_case *c)
-{
-	uint8_t on = 1;
-
-	(void)c;
-	ctrl_command(s, false, 0, 0, &on, 1, false, 1);
-}
-
-static void ctrl_no_ack(int s, const struct vh_case *c)
-{
-	uint16_t pairs = 1;
-
-	(void)c;
-	ctrl_command(s, false, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, true, 0);
-}
-
-/* CTRL_VQ without MQ: the control queue is 2, and it has no pairs to set. */
-static void ctrl_without_mq(int s, const struct vh_case *c)
-{
-	uint16_t pairs = 1;
-
-	(void)c;
-	ctrl_command(s, true, VIRTIO_NET_CTRL_MQ, 0, &pairs, 2, false, 1);
-}
+#define CTRL(...)	.send = ctrl_case, .ctrl = &(const struct ctrl_cmd){ __VA_ARGS__ }
+/* VQ_PAIRS_SET of @n pairs, acked @want. */
+#define CTRL_PAIRS(n, want)	CTRL(.cls = VIRTIO_NET_CTRL_MQ, .data = (n), .dlen = 2, .ack = (want))
 
 /*
  * ---- The inflight region (vhost-user/inflight.h) ----
@@ -1170,11 +1057,11 @@ static const struct vh_case cases[] = {
 	{ "memory region without its fd", .hello = true,
 	  .send = region_without_fd, .want = "1 regions but 0 fds" },
 	{ "memory region whose offset + size wraps", .hello = true,
-	  .send = region_offset_wraps, .want = "wraps" },
+	  ONE_REGION(MEM_GPA, MEM_SIZE, ~0ull - 4095), .want = "wraps" },
 	{ "memory region whose guest address + size wraps", .hello = true,
-	  .send = region_gpa_wraps, .want = "wraps" },
+	  ONE_REGION(~0ull - 4095, MEM_SIZE, 0), .want = "wraps" },
 	{ "memory region larger than its fd", .hello = true,
-	  .send = region_past_fd, .want = "past the end of its fd" },
+	  ONE_REGION(MEM_GPA, 2 * MEM_SIZE, 0), .want = "past the end of its fd" },
 	{ "memory region fd that is a pipe", .hello = true,
 	  .send = region_fd_is_pipe, .want = "fd is not a memory file" },
 	{ "overlapping memory regions", .hello = true,
@@ -1234,32 +1121,35 @@ static const struct vh_case cases[] = {
 	  STATE(VHOST_USER_SET_VRING_ENABLE, 0x7fffffff, 1),
 	  .want = "queue index 2147483647 out of range" },
 	{ "edge: ctrl VQ_PAIRS_SET 2 of 2 pairs (VIRTIO_NET_OK)", .net = true, .hello = true,
-	  .send = ctrl_pairs_two, .stays = true },
+	  CTRL_PAIRS(2, 0), .stays = true },
 	{ "ctrl VQ_PAIRS_SET 3 of 2 pairs (VIRTIO_NET_ERR, connection stays)", .net = true,
-	  .hello = true, .send = ctrl_pairs_three,
+	  .hello = true, CTRL_PAIRS(3, 1),
 	  .want = "VQ_PAIRS_SET pair count out of range", .stays = true },
 	{ "ctrl VQ_PAIRS_SET 0 (VIRTIO_NET_ERR, connection stays)", .net = true, .hello = true,
-	  .send = ctrl_pairs_zero, .want = "VQ_PAIRS_SET pair count out of range", .stays = true },
+	  CTRL_PAIRS(0, 1), .want = "VQ_PAIRS_SET pair count out of range", .stays = true },
 	{ "ctrl VQ_PAIRS_SET with a 1-byte pair count (VIRTIO_NET_ERR)", .net = true,
-	  .hello = true, .send = ctrl_pairs_short,
+	  .hello = true, CTRL(.cls = VIRTIO_NET_CTRL_MQ, .data = 2, .dlen = 1, .ack = 1),
 	  .want = "VQ_PAIRS_SET without its 2-byte pair count", .stays = true },
 	{ "ctrl class not offered (RX mode: VIRTIO_NET_ERR)", .net = true, .hello = true,
-	  .send = ctrl_rx_mode, .want = "class and command not supported", .stays = true },
+	  CTRL(.cls = 0, .data = 1, .dlen = 1, .ack = 1),
+	  .want = "class and command not supported", .stays = true },
 	{ "ctrl command without a writable ack byte (used, 0 bytes)", .net = true,
-	  .hello = true, .send = ctrl_no_ack, .want = "no writable ack byte", .stays = true },
+	  .hello = true, CTRL(.cls = VIRTIO_NET_CTRL_MQ, .data = 1, .dlen = 2, .no_ack = true),
+	  .want = "no writable ack byte", .stays = true },
 	{ "ctrl VQ_PAIRS_SET on queue 2, CTRL_VQ without MQ (VIRTIO_NET_ERR)", .net = true,
-	  .hello = true, .send = ctrl_without_mq,
+	  .hello = true,
+	  CTRL(.cls = VIRTIO_NET_CTRL_MQ, .data = 1, .dlen = 2, .no_mq = true, .ack = 1),
 	  .want = "VQ_PAIRS_SET without VIRTIO_NET_F_MQ negotiated", .stays = true },
 
 	/* Bounds at their edges: the largest value accepted (.want NULL). */
 	{ "edge: memory table with 8 regions", .hello = true,
 	  .send = eight_regions, .stays = true },
 	{ "edge: memory region of its fd's size + 1", .hello = true,
-	  .send = region_one_byte_past_fd, .want = "past the end of its fd" },
+	  ONE_REGION(MEM_GPA, MEM_SIZE + 1, 0), .want = "past the end of its fd" },
 	{ "edge: memory regions adjacent", .hello = true,
-	  .send = regions_adjacent, .stays = true },
+	  TWO_REGIONS(0), .stays = true },
 	{ "edge: memory regions overlapping by one byte", .hello = true,
-	  .send = regions_overlap_one_byte, .want = "regions 0 and 1 overlap" },
+	  TWO_REGIONS(1), .want = "regions 0 and 1 overlap" },
 	{ "edge: ring size 32768", .hello = true,
 	  STATE(VHOST_USER_SET_VRING_NUM, 0, 32768), .stays = true },
 	{ "edge: ring size 1", .hello = true,
@@ -1269,34 +1159,34 @@ static const struct vh_case cases[] = {
 	{ "edge: ring address at the last byte of memory", .hello = true,
 	  .send = addr_at_last_byte, .stays = true },
 	{ "edge: avail ring ending at the end of memory (queue starts)", .hello = true,
-	  .send = avail_ring_ends_at_memory_end, .stays = true },
+	  AVAIL_RING_PAST(0), .stays = true },
 	{ "edge: avail ring one byte past the end of memory", .hello = true,
-	  .send = avail_ring_one_byte_past, .want = "avail ring at 0x" },
+	  AVAIL_RING_PAST(1), .want = "avail ring at 0x" },
 	{ "edge: status byte at the last byte of memory (served)", .hello = true,
-	  .send = status_at_memory_end, .stays = true },
+	  STATUS_AT(1, MEM_GPA + MEM_SIZE - 1, 1), .stays = true },
 	{ "edge: status descriptor one byte past memory (queue stops)", .hello = true,
-	  .send = status_past_memory_end, .want = "is not in guest memory",
+	  STATUS_AT(1, MEM_GPA + MEM_SIZE - 1, 2), .want = "is not in guest memory",
 	  .want_kernel = "queue 0: getdesc: vringh refused the ring", .stays = true },
 	{ "edge: status byte at the last byte of a second region (served)", .hello = true,
-	  .send = status_at_second_region_end, .stays = true },
+	  STATUS_AT(2, MEM_GPA + 2 * MEM_SIZE - 1, 1), .stays = true },
 	{ "edge: status descriptor across two adjacent regions (served)", .hello = true,
-	  .send = status_across_regions, .stays = true },
+	  STATUS_AT(2, MEM_GPA + MEM_SIZE - 1, 2), .stays = true },
 	{ "edge: GET_CONFIG of the config space's last 8 bytes", .hello = true,
-	  .send = config_last_bytes, .stays = true },
+	  CONFIG_AT(VHOST_USER_MAX_CONFIG_SIZE - 8, 8), .stays = true },
 	{ "edge: GET_CONFIG of 8 bytes ending a byte past the config space", .hello = true,
-	  .send = config_one_byte_past, .want = "outside the config space" },
+	  CONFIG_AT(VHOST_USER_MAX_CONFIG_SIZE - 7, 8), .want = "outside the config space" },
 	{ "edge: GET_CONFIG of 0 bytes at the config space's end", .hello = true,
-	  .send = config_nothing_at_end, .stays = true },
+	  CONFIG_AT(VHOST_USER_MAX_CONFIG_SIZE, 0), .stays = true },
 	{ "edge: GET_CONFIG of 0 bytes a byte past the config space", .hello = true,
-	  .send = config_nothing_past_end, .want = "outside the config space" },
+	  CONFIG_AT(VHOST_USER_MAX_CONFIG_SIZE + 1, 0), .want = "outside the config space" },
 	{ "edge: blk read of the last sector (OK)", .hello = true,
-	  .send = blk_read_last_sector, .stays = true },
+	  BLK_READ(BLK_SECTORS - 1, 512, 0), .stays = true },
 	{ "edge: blk read of two sectors from the last (IOERR)", .hello = true,
-	  .send = blk_read_past_end, .stays = true },
+	  BLK_READ(BLK_SECTORS - 1, 1024, 1), .stays = true },
 	{ "edge: blk read of 0 bytes at the disk's end (OK)", .hello = true,
-	  .send = blk_read_nothing_at_end, .stays = true },
+	  BLK_READ(BLK_SECTORS, 0, 0), .stays = true },
 	{ "edge: blk read of 0 bytes a sector past the end (IOERR)", .hello = true,
-	  .send = blk_read_nothing_past_end, .stays = true },
+	  BLK_READ(BLK_SECTORS + 1, 0, 1), .stays = true },
 
 	/* The inflight region: the messages, then what is in it at ring start. */
 	{ "GET_INFLIGHT_FD without INFLIGHT_SHMFD negotiated", .hello = true,
