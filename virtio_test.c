@@ -756,9 +756,7 @@ static void parse_options(int argc, char *argv[])
 			break;
 		case OPT_IN_ORDER:
 			opt.in_order = true;
-			if (optarg && !rig_parse_ulong(optarg, 1, RING_SIZE, &opt.used_batch))
-				rig_usage_error("bad --in-order '%s': 1 to %d buffers per used entry",
-						optarg, RING_SIZE);
+			rig_in_order_option(optarg, RING_SIZE, &opt.used_batch);
 			break;
 		case 'D':
 			opt.delayed = true;

@@ -134,12 +134,8 @@ int main(int argc, char *argv[])
 			break;
 		case OPT_IN_ORDER:
 			opt.in_order = true;
-			if (!optarg)
-				break;
-			if (!rig_parse_ulong(optarg, 1, RING_SIZE, &opt.batch))
-				rig_usage_error("bad --in-order '%s': 1 to %d buffers per used entry",
-						optarg, RING_SIZE);
-			batch_given = true;
+			if (rig_in_order_option(optarg, RING_SIZE, &opt.batch))
+				batch_given = true;
 			break;
 		case 'f':
 			opt.fast_vringh = true;

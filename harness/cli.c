@@ -59,6 +59,15 @@ bool rig_feature_option(int c, u64 *features)
 	return true;
 }
 
+bool rig_in_order_option(const char *arg, unsigned long max, unsigned long *batch)
+{
+	if (!arg)
+		return false;
+	if (!rig_parse_ulong(arg, 1, max, batch))
+		rig_usage_error("bad --in-order '%s': 1 to %lu buffers per used entry", arg, max);
+	return true;
+}
+
 void rig_usage_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -161,6 +161,11 @@ void rig_getopt_name(char *argv[]);
  */
 enum { RIG_OPT_FEATURE_ON = 0x1000, RIG_OPT_FEATURE_OFF = RIG_OPT_FEATURE_ON + 64 };
 bool rig_feature_option(int c, u64 *features);
+/*
+ * --in-order[=N], N the value @arg (NULL: none given): N into @batch, 1
+ * to @max buffers per used entry, else a usage error.  True if N was given.
+ */
+bool rig_in_order_option(const char *arg, unsigned long max, unsigned long *batch);
 
 /*
  * A SKIP: "PROG: <why>" on stdout (the check runner shows it as the
