@@ -55,8 +55,7 @@
 #define VIRTIO_BLK_F_MQ		12
 
 struct vt vt = {
-	.indirect = true,
-	.event_idx = true,
+	.ring_features = 1ULL << VIRTIO_RING_F_INDIRECT_DESC | 1ULL << VIRTIO_RING_F_EVENT_IDX,
 	.ring_size = 256,
 	.queues = 1,
 	.timeout_ms = 10000,
@@ -248,12 +247,8 @@ void vt_wait(const char *what)
  */
 static uint64_t wanted_features(void)
 {
-	uint64_t f = 1ULL << VIRTIO_F_VERSION_1;
+	uint64_t f = 1ULL << VIRTIO_F_VERSION_1 | vt.ring_features;
 
-	if (vt.indirect)
-		f |= 1ULL << VIRTIO_RING_F_INDIRECT_DESC;
-	if (vt.event_idx)
-		f |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
 	if (vt.packed)
 		f |= 1ULL << VIRTIO_F_RING_PACKED;
 	if (vt.in_order)
@@ -508,7 +503,6 @@ static void parse_options(int argc, char *argv[])
 {
 	enum {
 		OPT_SOCKET = 256, OPT_DEVICE, OPT_PACKED, OPT_IN_ORDER,
-		OPT_INDIRECT, OPT_NO_INDIRECT, OPT_EVENT_IDX, OPT_NO_EVENT_IDX,
 		OPT_RING_SIZE, OPT_QUEUES, OPT_COUNT, OPT_SECONDS, OPT_TIMEOUT,
 		OPT_FRAME_LEN, OPT_POLL, OPT_SEED, OPT_PEER_PID, OPT_CPU,
 		OPT_TORTURE, OPT_VERSION, OPT_BURST,
@@ -519,10 +513,10 @@ static void parse_options(int argc, char *argv[])
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "packed", no_argument, NULL, OPT_PACKED },
 		{ "in-order", no_argument, NULL, OPT_IN_ORDER },
-		{ "indirect", no_argument, NULL, OPT_INDIRECT },
-		{ "no-indirect", no_argument, NULL, OPT_NO_INDIRECT },
-		{ "event-idx", no_argument, NULL, OPT_EVENT_IDX },
-		{ "no-event-idx", no_argument, NULL, OPT_NO_EVENT_IDX },
+		{ "indirect", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_INDIRECT_DESC },
+		{ "no-indirect", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_RING_F_INDIRECT_DESC },
+		{ "event-idx", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_EVENT_IDX },
+		{ "no-event-idx", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_RING_F_EVENT_IDX },
 		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
 		{ "queues", required_argument, NULL, OPT_QUEUES },
 		{ "count", required_argument, NULL, OPT_COUNT },
@@ -561,18 +555,6 @@ static void parse_options(int argc, char *argv[])
 			break;
 		case OPT_IN_ORDER:
 			vt.in_order = true;
-			break;
-		case OPT_INDIRECT:
-			vt.indirect = true;
-			break;
-		case OPT_NO_INDIRECT:
-			vt.indirect = false;
-			break;
-		case OPT_EVENT_IDX:
-			vt.event_idx = true;
-			break;
-		case OPT_NO_EVENT_IDX:
-			vt.event_idx = false;
 			break;
 		case OPT_RING_SIZE:
 			vt.ring_size = number("--ring-size", optarg, 2, 32768);
@@ -625,6 +607,8 @@ static void parse_options(int argc, char *argv[])
 			usage(stdout);
 			exit(0);
 		default:
+			if (rig_feature_option(c, &vt.ring_features))
+				break;
 			if (optopt)
 				rig_usage_error("bad option or missing value: '%s'", argv[optind - 1]);
 			rig_usage_error("unknown option '%s'", argv[optind - 1]);

@@ -37,7 +37,8 @@ struct vt {
 	/* Options. */
 	const char *socket;
 	enum vt_device device;
-	bool packed, in_order, indirect, event_idx, poll;
+	bool packed, in_order, poll;
+	uint64_t ring_features;		/* INDIRECT_DESC, EVENT_IDX: rig_feature_option() */
 	unsigned int ring_size;
 	unsigned int queues;		/* net: pairs; blk: request queues */
 	unsigned long count;		/* frames or requests; 0: no bound */

@@ -421,7 +421,7 @@ static void pair_init(struct pair *p, unsigned int i)
 	for (k = 0; k < p->rx->num; k++) {
 		p->rxb[k].hdr = rxmem + (size_t)k * RX_STRIDE;
 		p->rxb[k].data = p->rxb[k].hdr + NET_HDR;
-		if (p->rx->vq->num_free >= (vt.indirect ? 1 : 2))
+		if (p->rx->vq->num_free >= (vt.ring_features & 1ULL << VIRTIO_RING_F_INDIRECT_DESC ? 1 : 2))
 			rx_post(p, &p->rxb[k]);
 	}
 	vt_kick(p->rx);

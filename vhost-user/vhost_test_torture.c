@@ -716,7 +716,8 @@ int vt_torture_run(void)
 		if (!strcmp(cases[i].name, vt.torture))
 			c = &cases[i];
 	/* Our own split ring: no packed, no in-order, no event index. */
-	vt.packed = vt.in_order = vt.event_idx = false;
+	vt.packed = vt.in_order = false;
+	vt.ring_features &= ~(1ULL << VIRTIO_RING_F_EVENT_IDX);
 	vt.queues = 1;
 	vt_connect();
 	bufs = vt_alloc(256 * 4096);
