@@ -132,20 +132,30 @@ static void new_virtqueue(void)
 	vring_del_virtqueue(vq);
 }
 
-static void create_virtqueue(void)
+/*
+ * vring_create_virtqueue() of @num entries on a device of @features: a
+ * failure leaves no queue on the device; a queue has @num entries, all
+ * free.
+ */
+static void create_and_delete(u64 features, unsigned int num)
 {
 	struct virtqueue *vq;
 
-	rig_vdev_init(&vdev, 1ULL << VIRTIO_F_VERSION_1);
-	vq = vring_create_virtqueue(0, 1024, RIG_RING_ALIGN, &vdev, true, false,
+	rig_vdev_init(&vdev, features);
+	vq = vring_create_virtqueue(0, num, RIG_RING_ALIGN, &vdev, true, false,
 				    false, notify, NULL, "allocfail");
 	if (!vq) {
 		CHECK(failed_yet());
 		CHECK(list_empty(&vdev.vqs));
 		return;
 	}
-	CHECK(virtqueue_get_vring_size(vq) == 1024);
+	CHECK(virtqueue_get_vring_size(vq) == num && vq->num_free == num);
 	vring_del_virtqueue(vq);
+}
+
+static void create_virtqueue(void)
+{
+	create_and_delete(1ULL << VIRTIO_F_VERSION_1, 1024);
 }
 
 /* may_reduce_num: a ring allocation that fails is retried at half size. */
@@ -380,19 +390,8 @@ static void vringh_kern_iov_grow(void)
 
 static void create_virtqueue_packed(void)
 {
-	struct virtqueue *vq;
-
-	rig_vdev_init(&vdev, 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
-		  1ULL << VIRTIO_RING_F_INDIRECT_DESC);
-	vq = vring_create_virtqueue(0, 256, RIG_RING_ALIGN, &vdev, true, false,
-				    false, notify, NULL, "allocfail");
-	if (!vq) {
-		CHECK(failed_yet());
-		CHECK(list_empty(&vdev.vqs));
-		return;
-	}
-	CHECK(virtqueue_get_vring_size(vq) == 256 && vq->num_free == 256);
-	vring_del_virtqueue(vq);
+	create_and_delete(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_F_RING_PACKED |
+			  1ULL << VIRTIO_RING_F_INDIRECT_DESC, 256);
 }
 
 static void packed_add_indirect(void)
