@@ -97,19 +97,26 @@ static void send_raw(const void *buf, size_t len)
 	CHECK(write(sv[0], buf, len) == (ssize_t)len);
 }
 
+/* The header @h alone: the receiver must refuse it with @err. */
+static int header_refused(const struct vhost_user_hdr *h, int err)
+{
+	struct vhost_user_msg r;
+	struct vhost_user_fds fds;
+
+	pair();
+	send_raw(h, sizeof(*h));
+	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == err);
+	unpair();
+	return RIG_EXIT_OK;
+}
+
 /* One byte more than the largest payload: refused before it is read. */
 static int case_too_big(void)
 {
 	struct vhost_user_hdr h = { VHOST_USER_SET_MEM_TABLE, VHOST_USER_VERSION,
 				    sizeof(union vhost_user_payload) + 1 };
-	struct vhost_user_msg r;
-	struct vhost_user_fds fds;
 
-	pair();
-	send_raw(&h, sizeof(h));
-	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == -EMSGSIZE);
-	unpair();
-	return RIG_EXIT_OK;
+	return header_refused(&h, -EMSGSIZE);
 }
 
 /*
@@ -162,14 +169,8 @@ static int case_max_fds(void)
 static int case_bad_version(void)
 {
 	struct vhost_user_hdr h = { VHOST_USER_GET_FEATURES, 2, 0 };
-	struct vhost_user_msg r;
-	struct vhost_user_fds fds;
 
-	pair();
-	send_raw(&h, sizeof(h));
-	CHECK(vhost_user_recv(sv[1], &r, &fds, 1000) == -EPROTO);
-	unpair();
-	return RIG_EXIT_OK;
+	return header_refused(&h, -EPROTO);
 }
 
 /* The peer goes away in the middle of a header, then of a payload. */
