@@ -215,20 +215,28 @@ static long frame_diff(const u8 *f, unsigned int len, unsigned long seq,
 	return -1;
 }
 
+/*
+ * @b's header and @len bytes of its data in @sg: one entry with --burst
+ * (the data follows the header), else two.  Returns the entries.
+ */
+static unsigned int net_sg(struct scatterlist sg[2], struct net_buf *b, unsigned int len)
+{
+	if (vt.burst) {
+		sg_init_one(sg, b->hdr, NET_HDR + len);
+		return 1;
+	}
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], b->hdr, NET_HDR);
+	sg_set_buf(&sg[1], b->data, len);
+	return 2;
+}
+
 static void rx_post(struct pair *p, struct net_buf *b)
 {
 	struct scatterlist sg[2];
 	int err;
 
-	if (vt.burst) {
-		sg_init_one(sg, b->hdr, NET_HDR + RX_DATA);
-		err = virtqueue_add_inbuf(p->rx->vq, sg, 1, b, GFP_ATOMIC);
-	} else {
-		sg_init_table(sg, 2);
-		sg_set_buf(&sg[0], b->hdr, NET_HDR);
-		sg_set_buf(&sg[1], b->data, RX_DATA);
-		err = virtqueue_add_inbuf(p->rx->vq, sg, 2, b, GFP_ATOMIC);
-	}
+	err = virtqueue_add_inbuf(p->rx->vq, sg, net_sg(sg, b, RX_DATA), b, GFP_ATOMIC);
 	if (err)
 		check_broken(p->rx);
 	if (err)
@@ -250,19 +258,10 @@ static bool tx_send(struct pair *p, unsigned long seq, bool probe)
 	if (!p->ntx_free)
 		return false;
 	b = p->tx_free[p->ntx_free - 1];
-	if (vt.burst) {
-		/* Filled once (pair_init); a probe's buffer is refilled after. */
-		if (probe)
-			frame_fill(b->data, len, seq, p->index, probe);
-		sg_init_one(sg, b->hdr, NET_HDR + len);
-		err = virtqueue_add_outbuf(p->tx->vq, sg, 1, b, GFP_ATOMIC);
-	} else {
+	/* With --burst filled once (pair_init); a probe's buffer is refilled after. */
+	if (!vt.burst || probe)
 		frame_fill(b->data, len, seq, p->index, probe);
-		sg_init_table(sg, 2);
-		sg_set_buf(&sg[0], b->hdr, NET_HDR);
-		sg_set_buf(&sg[1], b->data, len);
-		err = virtqueue_add_outbuf(p->tx->vq, sg, 2, b, GFP_ATOMIC);
-	}
+	err = virtqueue_add_outbuf(p->tx->vq, sg, net_sg(sg, b, len), b, GFP_ATOMIC);
 	if (err)
 		check_broken(p->tx);
 	if (err == -ENOSPC)
@@ -280,16 +279,28 @@ static bool tx_send(struct pair *p, unsigned long seq, bool probe)
 	return true;
 }
 
+/*
+ * The next buffer @q (pair @p's @what queue, buffers @bufs) used, which
+ * must be one of those in flight; NULL when there is none.
+ */
+static struct net_buf *reap_one(struct pair *p, struct vt_queue *q, struct net_buf *bufs,
+				const char *what, unsigned int *len)
+{
+	struct net_buf *b = get_buf(q, len);
+
+	if (b && (b < bufs || b >= bufs + q->num || !b->in_flight))
+		vt_fail("pair %u: %s used a buffer not in flight (token %p)",
+			p->index, what, (void *)b);
+	return b;
+}
+
 static bool tx_reap(struct pair *p)
 {
 	struct net_buf *b;
 	unsigned int len;
 	bool any = false;
 
-	while ((b = get_buf(p->tx, &len))) {
-		if (b < p->txb || b >= p->txb + p->tx->num || !b->in_flight)
-			vt_fail("pair %u: tx used a buffer not in flight (token %p)",
-				p->index, (void *)b);
+	while ((b = reap_one(p, p->tx, p->txb, "tx", &len))) {
 		/*
 		 * A transmit buffer has nothing writable.  In a packed ring
 		 * the length of such a used descriptor is reserved (2.8.4):
@@ -363,10 +374,7 @@ static bool rx_reap(struct pair *p)
 	unsigned int len;
 	bool any = false;
 
-	while ((b = get_buf(p->rx, &len))) {
-		if (b < p->rxb || b >= p->rxb + p->rx->num || !b->in_flight)
-			vt_fail("pair %u: rx used a buffer not in flight (token %p)",
-				p->index, (void *)b);
+	while ((b = reap_one(p, p->rx, p->rxb, "rx", &len))) {
 		b->in_flight = false;
 		p->rx_done++;
 		if (vt.burst)
