@@ -422,14 +422,20 @@ static bool t_nested_indirect(void)
 	return bad_indirect(outer, 2 * sizeof(*outer));
 }
 
-static bool t_indirect_loop(void)
+/* An indirect table of @n whose last entry chains on to entry @next. */
+static bool table_last_chains_to(unsigned int n, u16 next)
 {
 	u8 *p;
-	struct vring_desc *t = table_of(3, &p);
+	struct vring_desc *t = table_of(n, &p);
 
-	t[2].flags = (__force __virtio16)cpu_to_le16(VRING_DESC_F_NEXT);
-	t[2].next = (__force __virtio16)cpu_to_le16(0);
-	return bad_indirect(t, 3 * sizeof(*t));
+	t[n - 1].flags = (__force __virtio16)cpu_to_le16(VRING_DESC_F_NEXT);
+	t[n - 1].next = (__force __virtio16)cpu_to_le16(next);
+	return bad_indirect(t, n * sizeof(*t));
+}
+
+static bool t_indirect_loop(void)
+{
+	return table_last_chains_to(3, 0);
 }
 
 static bool t_indirect_len_odd(void)
@@ -456,12 +462,7 @@ static bool t_chain_longer_than_ring(void)
 
 static bool t_indirect_next_out_of_table(void)
 {
-	u8 *p;
-	struct vring_desc *t = table_of(2, &p);
-
-	t[1].flags = (__force __virtio16)cpu_to_le16(VRING_DESC_F_NEXT);
-	t[1].next = (__force __virtio16)cpu_to_le16(9);
-	return bad_indirect(t, 2 * sizeof(*t));
+	return table_last_chains_to(2, 9);
 }
 
 static bool t_readable_after_writable(void)
