@@ -727,12 +727,9 @@ static void parse_options(int argc, char *argv[])
 	};
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
-		{ "indirect", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_INDIRECT_DESC },
-		{ "no-indirect", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_RING_F_INDIRECT_DESC },
-		{ "event-idx", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_EVENT_IDX },
-		{ "no-event-idx", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_RING_F_EVENT_IDX },
-		{ "virtio-1", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_F_VERSION_1 },
-		{ "no-virtio-1", no_argument, NULL, RIG_OPT_FEATURE_OFF + VIRTIO_F_VERSION_1 },
+		RIG_FEATURE_OPTIONS("indirect", VIRTIO_RING_F_INDIRECT_DESC),
+		RIG_FEATURE_OPTIONS("event-idx", VIRTIO_RING_F_EVENT_IDX),
+		RIG_FEATURE_OPTIONS("virtio-1", VIRTIO_F_VERSION_1),
 		{ "packed", no_argument, NULL, 'P' },
 		{ "in-order", optional_argument, NULL, OPT_IN_ORDER },
 		{ "delayed-interrupt", no_argument, NULL, 'D' },

@@ -105,10 +105,10 @@ int main(int argc, char *argv[])
 {
 	enum { OPT_XFERS = 256, OPT_VERSION, OPT_IN_ORDER, OPT_JSON };
 	static const struct option longopts[] = {
-		{ "indirect", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_INDIRECT_DESC },
-		{ "event-idx", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_EVENT_IDX },
-		{ "eventidx", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_RING_F_EVENT_IDX },
-		{ "virtio-1", no_argument, NULL, RIG_OPT_FEATURE_ON + VIRTIO_F_VERSION_1 },
+		RIG_FEATURE_ON_OPTION("indirect", VIRTIO_RING_F_INDIRECT_DESC),
+		RIG_FEATURE_ON_OPTION("event-idx", VIRTIO_RING_F_EVENT_IDX),
+		RIG_FEATURE_ON_OPTION("eventidx", VIRTIO_RING_F_EVENT_IDX),
+		RIG_FEATURE_ON_OPTION("virtio-1", VIRTIO_F_VERSION_1),
 		{ "slow-range", no_argument, NULL, 's' },
 		{ "packed", no_argument, NULL, 'P' },
 		{ "in-order", optional_argument, NULL, OPT_IN_ORDER },

@@ -162,6 +162,15 @@ void rig_getopt_name(char *argv[]);
 enum { RIG_OPT_FEATURE_ON = 0x1000, RIG_OPT_FEATURE_OFF = RIG_OPT_FEATURE_ON + 64 };
 bool rig_feature_option(int c, u64 *features);
 /*
+ * Such options' rows of a struct option table (<getopt.h>): the _ON row's
+ * --@name sets @bit, the _OFF row's clears it; RIG_FEATURE_OPTIONS() is
+ * the pair --@name and --no-@name.
+ */
+#define RIG_FEATURE_ON_OPTION(name, bit)	{ name, no_argument, NULL, RIG_OPT_FEATURE_ON + (bit) }
+#define RIG_FEATURE_OFF_OPTION(name, bit)	{ name, no_argument, NULL, RIG_OPT_FEATURE_OFF + (bit) }
+#define RIG_FEATURE_OPTIONS(name, bit)	\
+	RIG_FEATURE_ON_OPTION(name, bit), RIG_FEATURE_OFF_OPTION("no-" name, bit)
+/*
  * --in-order[=N], N the value @arg (NULL: none given): N into @batch, 1
  * to @max buffers per used entry, else a usage error.  True if N was given.
  */
