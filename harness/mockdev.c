@@ -292,43 +292,130 @@ void mockdev_use(struct mockdev *d, u16 id, u32 len, unsigned int count,
 	use_packed(d, id, len, ndesc);
 }
 
-unsigned int mockdev_use_all(struct mockdev *d, u32 len)
+/*
+ * Packed, with no list taken and not yet used (the device's used offset
+ * is its available offset, in the same lap): each list is used in place,
+ * so one position runs for both.  A list of one descriptor already holds
+ * its own id where the used descriptor goes; a chain's first descriptor
+ * gets the id of its last.
+ */
+static unsigned int use_all_packed_in_place(struct mockdev *d, u32 len)
+{
+	struct vring_packed_desc *desc = d->ring.vring_packed.desc;
+	unsigned int num = d->ring.num, count = 0;
+	struct vring_packed_desc *e = desc + d->avail_off, *end = desc + num;
+	struct packed_pos p = avail_pos(d->avail_off, d->avail_wrap);
+	u16 used = (d->used_wrap ? LAP_BITS : 0) | (len ? VRING_DESC_F_WRITE : 0);
+	unsigned long laps = d->used_laps;
+	u16 f, id;
+
+	for (;; count++) {
+		f = le16_to_cpu(__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE));
+		/* One test for the common case: available, and no NEXT. */
+		if (unlikely((f & (LAP_BITS | VRING_DESC_F_NEXT)) != p.bits)) {
+			struct packed_chain c;
+
+			if (!packed_avail(f, &p))
+				break;
+
+			p.off = e - desc;
+			c = follow_chain(desc, num, p);
+			id = le16_to_cpu(desc[c.last.off].id);
+			CHECKF(id < num, "list at %u has id %u", p.off, id);
+			write_used_packed(e, id, len, used);
+			packed_advance(&c.last, num);
+			if (c.last.bits != p.bits) {
+				used ^= LAP_BITS;
+				laps++;
+			}
+			p = c.last;
+			e = desc + p.off;
+			continue;
+		}
+		id = le16_to_cpu(e->id);
+		CHECKF(id < num, "list at %u has id %u", (unsigned int)(e - desc), id);
+		e->len = cpu_to_le32(len);
+		/* len before the flags that publish it. */
+		__atomic_store_n(&e->flags, cpu_to_le16(used), __ATOMIC_RELEASE);
+		if (++e == end) {
+			e = desc;
+			p.bits ^= LAP_BITS;
+			used ^= LAP_BITS;
+			laps++;
+		}
+	}
+	d->avail_off = d->used_off = e - desc;
+	d->avail_wrap = d->used_wrap = p.bits == AVAIL_BIT;
+	d->used_laps = laps;
+	return count;
+}
+
+/*
+ * Split: every available entry's head checked and used with @len, in
+ * runs that wrap neither the available nor the used slot, one division
+ * each per batch.
+ */
+static unsigned int use_all_split(struct mockdev *d, u32 len)
 {
 	struct vring *vr = &d->ring.vring;
-	unsigned int num = d->ring.num, count, i, a, u;
-	u16 id;
+	const __virtio16 *avail = vr->avail->ring;
+	vring_used_elem_t *used = vr->used->ring;
+	unsigned int num = vr->num, count, left, a, u, run, i;
+	__virtio32 vlen = cpu_to_virtio32(d->vdev, len);
+	u16 head;
 
-	if (d->ring.packed) {
-		struct packed_pos p = avail_pos(d->avail_off, d->avail_wrap);
-		struct packed_pos up = used_pos(d->used_off, d->used_wrap);
-		struct vring_packed_desc *desc = d->ring.vring_packed.desc;
-		unsigned long laps = d->used_laps;
-
-		for (count = 0; take_packed_at(desc, num, &p, &id, &i); count++)
-			use_packed_at(desc, num, &up, &laps, id, len, i);
-		d->avail_off = p.off;
-		d->avail_wrap = p.bits == AVAIL_BIT;
-		d->used_off = up.off;
-		d->used_wrap = up.bits;
-		d->used_laps = laps;
-		return count;
-	}
 	count = split_avail_count(d);
-	/* Both slots run on with the entries: one division each per batch. */
 	a = d->last_avail % num;
 	u = d->used_idx % num;
-	for (i = 0; i < count; i++) {
-		vring_used_elem_t *e = &vr->used->ring[u];
-
-		e->id = cpu_to_virtio32(d->vdev, take_split_head(d, a));
-		e->len = cpu_to_virtio32(d->vdev, len);
-		d->last_avail++;
-		if (++a == num)
+	for (left = count; left; left -= run) {
+		run = left;
+		if (run > num - a)
+			run = num - a;
+		if (run > num - u)
+			run = num - u;
+		for (i = 0; i < run; i++) {
+			head = virtio16_to_cpu(d->vdev, avail[a + i]);
+			CHECKF(head < num, "avail entry %u holds head %u",
+			       (u16)(d->last_avail + count - left + i), head);
+			used[u + i].id = cpu_to_virtio32(d->vdev, head);
+			used[u + i].len = vlen;
+		}
+		a += run;
+		if (a == num)
 			a = 0;
-		if (++u == num)
+		u += run;
+		if (u == num)
 			u = 0;
 	}
+	d->last_avail += count;
 	d->used_idx += count;
+	return count;
+}
+
+unsigned int mockdev_use_all(struct mockdev *d, u32 len)
+{
+	unsigned int num = d->ring.num, count, i;
+	struct packed_pos p, up;
+	struct vring_packed_desc *desc;
+	unsigned long laps;
+	u16 id;
+
+	if (!d->ring.packed)
+		return use_all_split(d, len);
+	if (d->used_off == d->avail_off && d->used_wrap == d->avail_wrap)
+		return use_all_packed_in_place(d, len);
+	/* Lists taken and not used yet: the used offset runs behind. */
+	p = avail_pos(d->avail_off, d->avail_wrap);
+	up = used_pos(d->used_off, d->used_wrap);
+	desc = d->ring.vring_packed.desc;
+	laps = d->used_laps;
+	for (count = 0; take_packed_at(desc, num, &p, &id, &i); count++)
+		use_packed_at(desc, num, &up, &laps, id, len, i);
+	d->avail_off = p.off;
+	d->avail_wrap = p.bits == AVAIL_BIT;
+	d->used_off = up.off;
+	d->used_wrap = up.bits;
+	d->used_laps = laps;
 	return count;
 }
 
