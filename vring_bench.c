@@ -153,29 +153,44 @@ static bool device_notify(struct virtqueue *vq __attribute__((unused)))
 	return true;
 }
 
-/* The driver's interrupt handler: reap and check every used buffer. */
+/* Buffer @n came back wrong: as @token, with @len (not @want_len). */
+static noinline void __attribute__((__noreturn__))
+reap_failed(unsigned long n, void *token, unsigned int len,
+	    unsigned int want_len)
+{
+	CHECKF(token == token_for(n),
+	       "buffer %lu came back as token %p, expected %p",
+	       n, token, token_for(n));
+	CHECKF(len == want_len, "buffer %lu came back with len %u", n, len);
+	abort();	/* one of the two failed */
+}
+
+/*
+ * The driver's interrupt handler: reap and check every used buffer.  The
+ * count of buffers reaped is kept as where the expected token is in its
+ * lap of the tokens (@start: where this call or the lap began).
+ */
 static void driver_callback(struct virtqueue *vq)
 {
 	unsigned int len, want_len = in_order ? in_bytes : 0;
-	char *expect = reap_token, *tokens_end = tokens + ring_num;
-	unsigned long n = returned;
+	char *expect = reap_token, *start = expect, *tokens_end = tokens + ring_num;
+	unsigned long n = returned;	/* reaped before @start */
 	void *token;
 
 	do {
 		if (calls)
 			virtqueue_disable_cb(vq);
 		while ((token = virtqueue_get_buf(vq, &len))) {
-			CHECKF(token == expect,
-			       "buffer %lu came back as token %p, expected %p",
-			       n, token, token_for(n));
-			CHECKF(len == want_len,
-			       "buffer %lu came back with len %u", n, len);
-			n++;
-			if (++expect == tokens_end)
-				expect = tokens;
+			if (unlikely(token != expect || len != want_len))
+				reap_failed(n + (expect - start), token, len,
+					    want_len);
+			if (unlikely(++expect == tokens_end)) {
+				n += expect - start;
+				expect = start = tokens;
+			}
 		}
 	} while (calls && !virtqueue_enable_cb(vq));
-	returned = n;
+	returned = n + (expect - start);
 	reap_token = expect;
 }
 
@@ -234,24 +249,42 @@ static noinline unsigned long add_buffers(struct virtqueue *vq, enum mode mode,
 	char *token = tokens, *tokens_end = tokens + ring_num;
 	unsigned long added = 0;
 
-	/* Ctrl-C is seen when the ring is full, as often as the device runs. */
+	/*
+	 * A lap of the tokens at a time, or what is left of one: each add
+	 * moves the token on, and the count follows from how far it moved.
+	 * Ctrl-C is seen when the ring is full, as often as the device runs.
+	 */
 	while (added < buffers) {
-		int err;
+		char *start = token, *stop = tokens_end;
+		int err = 0;
 
+		if (buffers - added < (unsigned long)(stop - token))
+			stop = token + (buffers - added);
 		if (mode == MODE_OUT)
-			err = virtqueue_add_outbuf(vq, sg, nsg, token, GFP_ATOMIC);
+			while (token != stop &&
+			       !(err = virtqueue_add_outbuf(vq, sg, nsg, token,
+							    GFP_ATOMIC)))
+				token++;
 		else if (mode == MODE_IN)
-			err = virtqueue_add_inbuf(vq, sg, nsg, token, GFP_ATOMIC);
+			while (token != stop &&
+			       !(err = virtqueue_add_inbuf(vq, sg, nsg, token,
+							   GFP_ATOMIC)))
+				token++;
 		else if (mode == MODE_MIXED)
-			err = virtqueue_add_sgs(vq, sgs, 1, 1, token, GFP_ATOMIC);
+			while (token != stop &&
+			       !(err = virtqueue_add_sgs(vq, sgs, 1, 1, token,
+							 GFP_ATOMIC)))
+				token++;
 		else
-			err = add_in_turn(vq, added, sgs, out_sg, in_sg, kinds);
-		if (likely(!err)) {
-			added++;
-			if (++token == tokens_end)
-				token = tokens;
+			while (token != stop &&
+			       !(err = add_in_turn(vq, added + (token - start),
+						   sgs, out_sg, in_sg, kinds)))
+				token++;
+		added += token - start;
+		if (token == tokens_end)
+			token = tokens;
+		if (likely(!err))
 			continue;
-		}
 		CHECKF(err == -ENOSPC, "adding buffer %lu: error %d",
 		       added, err);
 		kick_and_reap(vq);
