@@ -11,9 +11,10 @@
  *
  * Layout.  Every object has a 16-byte header in front of it (so objects
  * stay 16-byte aligned) saying which size class it is and whether it is
- * live.  Sizes up to KMEM_MAX_SIZE come from classes of 16, 32, ... 8192
- * bytes, carved from chunks that are never given back (as a slab cache
- * keeps its slabs); larger ones are malloc()ed, header included.  A thread
+ * live: its tag is KMEM_LIVE plus the class, or KMEM_FREED, so one
+ * compare both checks a live object and gives its class.  Sizes up to
+ * KMEM_MAX_SIZE come from classes of 16, 32, ... 8192 bytes, carved from
+ * chunks that are never given back (as a slab cache keeps its slabs); larger ones are malloc()ed, header included.  A thread
  * frees to its own list; past KMEM_LOCAL objects of a class it hands half
  * to the shared depot, from which a thread whose list runs dry refills
  * before it carves a new chunk.  An exiting thread hands everything back.
@@ -32,7 +33,16 @@
  * live count, arenas) work as before.  Calls are counted per thread with
  * plain stores; while failure injection is armed every allocation takes
  * the slow path and counts in one shared counter, so "the n-th allocation
- * from now" is exact across threads.
+ * from now" is exact across threads.  The live count of small objects is
+ * not kept per call: it is every object carved less those on a free list
+ * (a thread's or the depot), summed when asked; large and plain malloc()
+ * ones are counted as they come and go, on the slow path.
+ *
+ * The fast paths test as little as they can: a size past the classes (or
+ * 0) picks a free list that is always empty (KMEM_SLOTS of them, for any
+ * size), and a thread not registered yet has no object on its lists and
+ * no room to free to them, so both go the slow way with no test of their
+ * own.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -40,9 +50,14 @@
 #include <string.h>
 #include <linux/slab.h>
 
-__thread void *__kmalloc_fake;
-__thread void *__kfree_ignore_start, *__kfree_ignore_end;
-__thread struct kmalloc_arena *__kmalloc_arena;
+__thread struct kmem_hooks __kmem_hooks;
+__thread unsigned char __kmem_fast;
+
+/* The hooks, read here without clearing __kmem_fast. */
+#define hook_fake		(__kmem_hooks.fake)
+#define hook_ignore_start	(__kmem_hooks.ignore_start)
+#define hook_ignore_end		(__kmem_hooks.ignore_end)
+#define hook_arena		(__kmem_hooks.arena)
 
 #define KMEM_HDR	16
 #define KMEM_MIN_SHIFT	4			/* the smallest class: 16 bytes */
@@ -52,11 +67,15 @@ __thread struct kmalloc_arena *__kmalloc_arena;
 #define KMEM_LOCAL	512			/* objects a thread keeps a class */
 #define KMEM_CHUNK	(64 * 1024)		/* carved at once, at least */
 
-#define KMEM_LIVE	0x6b6d4c56u		/* "kmLV" */
+/* Any size's list: kmem_class_any() of 0 or of a size past the classes. */
+#define KMEM_SLOTS	64
+
+/* Tags: live, plus the class (0 .. KMEM_LARGE); free. */
+#define KMEM_LIVE	0x6b6d4c50u		/* "kmLP" */
 #define KMEM_FREED	0x6b6d4644u		/* "kmFD" */
 
 struct kmem_hdr {
-	unsigned int magic;
+	unsigned int magic;			/* KMEM_LIVE + cls, KMEM_FREED */
 	unsigned int cls;
 	size_t size;				/* KMEM_LARGE only: as asked */
 };
@@ -68,22 +87,32 @@ struct kmem_free {
 
 /* A thread's caches and counters; the counters are read by any thread. */
 struct kmem_cpu {
-	struct kmem_free *free[KMEM_CLASSES];
-	unsigned int nfree[KMEM_CLASSES];
-	unsigned int local_max;		/* 0 until registered: kfree's slow path */
+	/* Only the first KMEM_CLASSES lists ever hold an object. */
+	struct kmem_free *free[KMEM_SLOTS];
+	/*
+	 * Objects kfree() may still put on a list before the thread hands
+	 * half of it to the depot: KMEM_LOCAL less the list's length while
+	 * registered (see kmem_nfree()), 0 before.
+	 */
+	int room[KMEM_CLASSES];
 	unsigned long allocs;		/* calls counted here (disarmed) */
-	long live;			/* allocations minus frees, this thread */
+	long live;			/* large and plain ones, this thread */
 	struct kmem_cpu *next;		/* in kmem_threads */
+	/* This thread's __kmem_fast, which kmalloc_fail_nth() clears. */
+	unsigned char *fast;
 	bool registered;
 };
 
 static __thread struct kmem_cpu kmem_cpu;
 
 /*
- * Nonzero: every call takes the slow path (not decided yet, failure
- * injection armed, or plain malloc() for a checking tool).
+ * A thread's calls take the fast paths while its __kmem_fast is set: it
+ * is registered, every allocation is not to be a plain malloc() (for a
+ * checking tool), failure injection is not armed and its hooks are NULL.
+ * Only the thread sets it, under kmem_lock (kmem_try_fast()); it, the
+ * hooks' names and kmalloc_fail_nth() (for every thread, under kmem_lock)
+ * clear it.
  */
-static int kmem_slow = 1;
 static bool kmem_decided, kmem_plain;
 
 static pthread_mutex_t kmem_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -95,10 +124,14 @@ static unsigned long kmem_calls_base;		/* sum at kmalloc_fail_nth() */
 static unsigned long kmem_armed_calls;		/* counted while armed */
 static unsigned long kmem_fail_at;		/* 0: never */
 
-/* The shared depot, one list per class, and every chunk ever carved. */
+/*
+ * The shared depot, one list per class, every chunk ever carved and the
+ * objects carved from them.
+ */
 static struct kmem_free *kmem_depot[KMEM_CLASSES];
 static unsigned int kmem_depot_n[KMEM_CLASSES];
 static void **kmem_chunks;
+static unsigned long kmem_carved;
 
 static inline struct kmem_hdr *kmem_hdr(const void *p)
 {
@@ -110,18 +143,31 @@ static inline size_t kmem_class_size(unsigned int cls)
 	return 1UL << (cls + KMEM_MIN_SHIFT);
 }
 
-/* The smallest class of at least size bytes (1 <= size <= KMEM_MAX_SIZE). */
-static inline unsigned int kmem_class_nonzero(size_t size)
+/*
+ * The smallest class of at least size bytes, for 1 <= size <=
+ * KMEM_MAX_SIZE; past that, and for 0 (size - 1 wraps), a slot below
+ * KMEM_SLOTS at or past KMEM_CLASSES.
+ */
+static inline unsigned int kmem_class_any(size_t size)
 {
-	/* Sizes up to the smallest class's all have its highest bit. */
-	return 64 - __builtin_clzl((size - 1) | ((1UL << KMEM_MIN_SHIFT) - 1)) -
-	       KMEM_MIN_SHIFT;
+	/*
+	 * Sizes up to the smallest class's all have its highest bit; 63 ^
+	 * clz is that bit's number (one bsr on x86-64).
+	 */
+	return (63 ^ __builtin_clzl((size - 1) | ((1UL << KMEM_MIN_SHIFT) - 1))) -
+	       (KMEM_MIN_SHIFT - 1);
 }
 
 /* The smallest class of at least size bytes (size <= KMEM_MAX_SIZE). */
 static inline unsigned int kmem_class(size_t size)
 {
-	return size ? kmem_class_nonzero(size) : 0;
+	return size ? kmem_class_any(size) : 0;
+}
+
+/* How many objects a registered thread's list of class cls holds. */
+static inline unsigned int kmem_nfree(const struct kmem_cpu *c, unsigned int cls)
+{
+	return KMEM_LOCAL - c->room[cls];
 }
 
 static void __attribute__((__noreturn__)) kmem_bug(const char *what, const void *p)
@@ -155,12 +201,6 @@ static bool kmem_sanitized(void)
 	return false;
 }
 
-/* Under kmem_lock: is every call to take the slow path? */
-static void kmem_update_slow(void)
-{
-	__atomic_store_n(&kmem_slow, kmem_plain || kmem_fail_at, __ATOMIC_RELAXED);
-}
-
 static void kmem_thread_exit(void *arg);
 
 static void kmem_decide(void)
@@ -172,7 +212,6 @@ static void kmem_decide(void)
 			fprintf(stderr, "kmalloc: pthread_key_create failed\n");
 			abort();
 		}
-		kmem_update_slow();
 		__atomic_store_n(&kmem_decided, true, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&kmem_lock);
@@ -181,6 +220,8 @@ static void kmem_decide(void)
 /* This thread's counters are summed from now on, and folded at its exit. */
 static void kmem_register(struct kmem_cpu *c)
 {
+	unsigned int cls;
+
 	if (likely(c->registered))
 		return;
 	if (!__atomic_load_n(&kmem_decided, __ATOMIC_ACQUIRE))
@@ -189,9 +230,30 @@ static void kmem_register(struct kmem_cpu *c)
 	c->next = kmem_threads;
 	kmem_threads = c;
 	c->registered = true;
-	c->local_max = KMEM_LOCAL;
+	/* Its lists are empty: whatever ran before gave them back. */
+	for (cls = 0; cls < KMEM_CLASSES; cls++)
+		c->room[cls] = KMEM_LOCAL;
+	c->fast = &__kmem_fast;
 	pthread_mutex_unlock(&kmem_lock);
 	pthread_setspecific(kmem_key, c);
+}
+
+/*
+ * On a slow path: may this registered thread take the fast paths again?
+ * The hooks are this thread's; the rest is read under kmem_lock, which
+ * kmalloc_fail_nth() holds to clear every thread's flag.
+ */
+static void kmem_try_fast(struct kmem_cpu *c)
+{
+	if (kmem_plain || __atomic_load_n(&__kmem_fast, __ATOMIC_RELAXED) ||
+	    hook_fake || hook_arena ||
+	    hook_ignore_start || hook_ignore_end ||
+	    __atomic_load_n(&kmem_fail_at, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&kmem_lock);
+	if (c->registered && !kmem_fail_at)
+		__atomic_store_n(&__kmem_fast, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&kmem_lock);
 }
 
 /* Under kmem_lock: give n objects of class cls from c's list to the depot. */
@@ -205,7 +267,7 @@ static void kmem_give(struct kmem_cpu *c, unsigned int cls, unsigned int n)
 	for (i = 1; i < n; i++)
 		last = last->next;
 	c->free[cls] = last->next;
-	c->nfree[cls] -= n;
+	c->room[cls] += n;
 	last->next = kmem_depot[cls];
 	kmem_depot[cls] = first;
 	kmem_depot_n[cls] += n;
@@ -217,8 +279,10 @@ static void kmem_thread_exit(void *arg)
 	unsigned int cls;
 
 	pthread_mutex_lock(&kmem_lock);
-	for (cls = 0; cls < KMEM_CLASSES; cls++)
-		kmem_give(c, cls, c->nfree[cls]);
+	for (cls = 0; cls < KMEM_CLASSES; cls++) {
+		kmem_give(c, cls, kmem_nfree(c, cls));
+		c->room[cls] = 0;
+	}
 	for (pp = &kmem_threads; *pp; pp = &(*pp)->next) {
 		if (*pp == c) {
 			*pp = c->next;
@@ -230,7 +294,7 @@ static void kmem_thread_exit(void *arg)
 	c->allocs = 0;
 	c->live = 0;
 	c->registered = false;
-	c->local_max = 0;
+	__atomic_store_n(c->fast, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&kmem_lock);
 }
 
@@ -260,7 +324,8 @@ static bool kmem_carve(struct kmem_cpu *c, unsigned int cls)
 		f->next = c->free[cls];
 		c->free[cls] = f;
 	}
-	c->nfree[cls] += n;
+	c->room[cls] -= n;
+	kmem_carved += n;
 	return true;
 }
 
@@ -282,7 +347,7 @@ static bool kmem_refill(struct kmem_cpu *c, unsigned int cls)
 		kmem_depot_n[cls] -= n;
 		last->next = c->free[cls];
 		c->free[cls] = first;
-		c->nfree[cls] += n;
+		c->room[cls] -= n;
 	} else {
 		ok = kmem_carve(c, cls);
 	}
@@ -306,24 +371,32 @@ static inline void kmem_live_add(struct kmem_cpu *c, long d)
 	__atomic_store_n(&c->live, c->live + d, __ATOMIC_RELAXED);
 }
 
-/* A new object of class cls (its list holds one) or a large one. */
+/*
+ * A new object: of a class (from c's list, refilled if empty), large, or
+ * plain; the last two counted live here.
+ */
 static void *kmem_get(struct kmem_cpu *c, size_t size)
 {
 	struct kmem_hdr *h;
 	struct kmem_free *f;
 	unsigned int cls;
 
-	if (kmem_plain)
-		return malloc(size ? size : 1);
+	if (kmem_plain) {
+		f = malloc(size ? size : 1);
+		if (f)
+			kmem_live_add(c, 1);
+		return f;
+	}
 	if (size > KMEM_MAX_SIZE) {
 		if (size > SIZE_MAX - KMEM_HDR)
 			return NULL;
 		h = malloc(KMEM_HDR + size);
 		if (!h)
 			return NULL;
-		h->magic = KMEM_LIVE;
+		h->magic = KMEM_LIVE + KMEM_LARGE;
 		h->cls = KMEM_LARGE;
 		h->size = size;
+		kmem_live_add(c, 1);
 		return (char *)h + KMEM_HDR;
 	}
 	cls = kmem_class(size);
@@ -331,8 +404,8 @@ static void *kmem_get(struct kmem_cpu *c, size_t size)
 		return NULL;
 	f = c->free[cls];
 	c->free[cls] = f->next;
-	c->nfree[cls]--;
-	kmem_hdr(f)->magic = KMEM_LIVE;
+	c->room[cls]++;
+	kmem_hdr(f)->magic = KMEM_LIVE + cls;
 	return f;
 }
 
@@ -342,19 +415,19 @@ static noinline void *kmem_alloc_slow(size_t size, gfp_t gfp)
 	void *p;
 
 	kmem_register(c);
+	kmem_try_fast(c);
 	if (kmem_count_call(c))
 		return NULL;
-	if (__kmalloc_fake) {
-		p = __kmalloc_fake;
-	} else if (__kmalloc_arena) {
-		p = __kmalloc_arena->alloc(__kmalloc_arena, size ? size : 1);
+	if (hook_fake) {
+		p = hook_fake;
+	} else if (hook_arena) {
+		p = hook_arena->alloc(hook_arena, size ? size : 1);
 		if (!p)
 			return NULL;
 	} else {
 		p = kmem_get(c, size);
 		if (!p)
 			return NULL;
-		kmem_live_add(c, 1);
 	}
 	if (gfp & __GFP_ZERO)
 		memset(p, 0, size);
@@ -364,27 +437,20 @@ static noinline void *kmem_alloc_slow(size_t size, gfp_t gfp)
 void *__kmalloc(size_t size, gfp_t gfp)
 {
 	struct kmem_cpu *c = &kmem_cpu;
-	struct kmem_free *f;
-	unsigned int cls;
+	/* Empty for 0, a size past the classes, or before registering. */
+	unsigned int cls = kmem_class_any(size);
+	struct kmem_free *f = c->free[cls];
 
-	/* One test for all: "|" where "||" would branch on each. */
-	if (unlikely(__atomic_load_n(&kmem_slow, __ATOMIC_RELAXED) |
-		     ((uintptr_t)__kmalloc_fake | (uintptr_t)__kmalloc_arena) |
-		     (size - 1 >= KMEM_MAX_SIZE)))	/* 0 too */
-		return kmem_alloc_slow(size, gfp);
-	cls = kmem_class_nonzero(size);
-	f = c->free[cls];
-	if (unlikely(!f))
+	if (unlikely(!f) || unlikely(!__atomic_load_n(&__kmem_fast, __ATOMIC_RELAXED)))
 		return kmem_alloc_slow(size, gfp);
 	c->free[cls] = f->next;
-	c->nfree[cls]--;
-	kmem_hdr(f)->magic = KMEM_LIVE;
 	/*
 	 * Plain increments: only this thread writes them, and a tool that
 	 * would see the other threads' reads as racing takes the slow path.
 	 */
+	c->room[cls]++;
+	kmem_hdr(f)->magic = KMEM_LIVE + cls;
 	c->allocs++;
-	c->live++;
 	if (gfp & __GFP_ZERO)
 		memset(f, 0, size);
 	return f;
@@ -392,7 +458,7 @@ void *__kmalloc(size_t size, gfp_t gfp)
 
 static bool in_arena(const void *p)
 {
-	const struct kmalloc_arena *a = __kmalloc_arena;
+	const struct kmalloc_arena *a = hook_arena;
 
 	return a && p >= a->start && p < a->end;
 }
@@ -404,12 +470,15 @@ static struct kmem_hdr *kmem_live_hdr(const void *p)
 
 	if (h->magic == KMEM_FREED)
 		kmem_bug("double free of", p);
-	if (h->magic != KMEM_LIVE || h->cls > KMEM_LARGE)
+	if (h->cls > KMEM_LARGE || h->magic != KMEM_LIVE + h->cls)
 		kmem_bug("not a kmalloc() pointer:", p);
 	return h;
 }
 
-/* Give back an object of ours (c's free-list limit reached, or large). */
+/*
+ * Give back an object of ours (c's free-list limit reached, or large, or
+ * plain; the last two counted here).
+ */
 static void kmem_put(struct kmem_cpu *c, void *p)
 {
 	struct kmem_hdr *h;
@@ -417,18 +486,19 @@ static void kmem_put(struct kmem_cpu *c, void *p)
 
 	if (kmem_plain) {
 		free(p);
+		kmem_live_add(c, -1);
 		return;
 	}
 	h = kmem_live_hdr(p);
+	h->magic = KMEM_FREED;
 	if (h->cls == KMEM_LARGE) {
-		h->magic = KMEM_FREED;
 		free(h);
+		kmem_live_add(c, -1);
 		return;
 	}
-	h->magic = KMEM_FREED;
 	f->next = c->free[h->cls];
 	c->free[h->cls] = f;
-	if (++c->nfree[h->cls] > KMEM_LOCAL) {
+	if (--c->room[h->cls] < 0) {
 		pthread_mutex_lock(&kmem_lock);
 		kmem_give(c, h->cls, KMEM_LOCAL / 2);
 		pthread_mutex_unlock(&kmem_lock);
@@ -439,17 +509,17 @@ static noinline void kmem_free_slow(const void *p)
 {
 	struct kmem_cpu *c = &kmem_cpu;
 
-	if (p >= __kfree_ignore_start && p < __kfree_ignore_end)
+	if (p >= hook_ignore_start && p < hook_ignore_end)
 		return;
-	if (p == __kmalloc_fake)
+	if (p == hook_fake)
 		return;
 	if (in_arena(p)) {
-		__kmalloc_arena->free(__kmalloc_arena, (void *)p);
+		hook_arena->free(hook_arena, (void *)p);
 		return;
 	}
 	kmem_register(c);
+	kmem_try_fast(c);
 	kmem_put(c, (void *)p);
-	kmem_live_add(c, -1);
 }
 
 void kfree(const void *p)
@@ -457,28 +527,30 @@ void kfree(const void *p)
 	struct kmem_cpu *c = &kmem_cpu;
 	struct kmem_hdr *h;
 	struct kmem_free *f = (struct kmem_free *)p;
-	unsigned int cls;
+	unsigned long cls;
+	int *room;
 
 	if (unlikely(!p))
 		return;
-	if (unlikely(__atomic_load_n(&kmem_slow, __ATOMIC_RELAXED) |
-		     ((uintptr_t)__kfree_ignore_start | (uintptr_t)__kmalloc_fake |
-		      (uintptr_t)__kmalloc_arena))) {
+	if (unlikely(!__atomic_load_n(&__kmem_fast, __ATOMIC_RELAXED))) {
 		kmem_free_slow(p);
 		return;
 	}
+	/* A live object of a class, and room on its list (none unregistered). */
 	h = kmem_hdr(p);
-	cls = h->cls;
-	if (unlikely(h->magic != KMEM_LIVE || cls >= KMEM_CLASSES ||
-		     c->nfree[cls] >= c->local_max)) {
-		kmem_free_slow(p);
-		return;
-	}
+	cls = h->magic - KMEM_LIVE;
+	if (unlikely(cls >= KMEM_CLASSES))
+		goto slow;
+	room = &c->room[cls];
+	if (unlikely(*room <= 0))
+		goto slow;
 	h->magic = KMEM_FREED;
 	f->next = c->free[cls];
 	c->free[cls] = f;
-	c->nfree[cls]++;
-	c->live--;
+	--*room;
+	return;
+slow:
+	kmem_free_slow(p);
 }
 
 void *__krealloc(const void *old, size_t size, gfp_t gfp)
@@ -494,7 +566,7 @@ void *__krealloc(const void *old, size_t size, gfp_t gfp)
 	if (kmem_count_call(c))
 		return NULL;
 	if (in_arena(old))
-		return __kmalloc_arena->realloc(__kmalloc_arena, (void *)old,
+		return hook_arena->realloc(hook_arena, (void *)old,
 						size ? size : 1);
 	if (kmem_plain)
 		return realloc((void *)old, size ? size : 1);
@@ -523,7 +595,9 @@ void kmalloc_fail_nth(unsigned long n)
 	kmem_calls_base = sum;
 	__atomic_store_n(&kmem_armed_calls, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&kmem_fail_at, n, __ATOMIC_RELAXED);
-	kmem_update_slow();
+	/* Every thread's next call sees it; disarmed, they turn fast again. */
+	for (c = kmem_threads; c; c = c->next)
+		__atomic_store_n(c->fast, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&kmem_lock);
 }
 
@@ -544,12 +618,20 @@ unsigned long kmalloc_count(void)
 long kmalloc_outstanding(void)
 {
 	struct kmem_cpu *c;
+	unsigned int cls;
 	long sum;
 
 	pthread_mutex_lock(&kmem_lock);
-	sum = kmem_exited_live;
-	for (c = kmem_threads; c; c = c->next)
+	/* Large and plain ones, then every object carved and on no list. */
+	sum = kmem_exited_live + kmem_carved;
+	for (cls = 0; cls < KMEM_CLASSES; cls++)
+		sum -= kmem_depot_n[cls];
+	for (c = kmem_threads; c; c = c->next) {
 		sum += __atomic_load_n(&c->live, __ATOMIC_RELAXED);
+		for (cls = 0; cls < KMEM_CLASSES; cls++)
+			sum -= KMEM_LOCAL -
+			       __atomic_load_n(&c->room[cls], __ATOMIC_RELAXED);
+	}
 	pthread_mutex_unlock(&kmem_lock);
 	return sum;
 }

@@ -29,9 +29,6 @@
 #include <linux/overflow.h>
 #include <linux/compiler.h>
 
-extern __thread void *__kmalloc_fake;
-extern __thread void *__kfree_ignore_start, *__kfree_ignore_end;
-
 struct kmalloc_arena {
 	void *start, *end;	/* what free() and realloc() own */
 	void *(*alloc)(struct kmalloc_arena *a, size_t size);
@@ -39,7 +36,32 @@ struct kmalloc_arena {
 	void (*free)(struct kmalloc_arena *a, void *p);
 };
 
-extern __thread struct kmalloc_arena *__kmalloc_arena;
+/*
+ * The hooks are variables to read and assign, each a field of this
+ * thread's struct kmem_hooks.  Naming one (to read or to write it) first
+ * clears this thread's __kmem_fast, so that its next kmalloc() or kfree()
+ * takes the slow path, which sees the hooks and sets __kmem_fast again
+ * once they are all NULL: the fast paths test one flag, not each hook.
+ */
+struct kmem_hooks {
+	void *fake;
+	void *ignore_start, *ignore_end;
+	struct kmalloc_arena *arena;
+};
+
+extern __thread struct kmem_hooks __kmem_hooks;
+extern __thread unsigned char __kmem_fast;
+
+static inline struct kmem_hooks *__kmem_hooks_named(void)
+{
+	__atomic_store_n(&__kmem_fast, 0, __ATOMIC_RELAXED);
+	return &__kmem_hooks;
+}
+
+#define __kmalloc_fake		(__kmem_hooks_named()->fake)
+#define __kfree_ignore_start	(__kmem_hooks_named()->ignore_start)
+#define __kfree_ignore_end	(__kmem_hooks_named()->ignore_end)
+#define __kmalloc_arena		(__kmem_hooks_named()->arena)
 
 void *__kmalloc(size_t size, gfp_t gfp);
 void *__krealloc(const void *p, size_t size, gfp_t gfp);
