@@ -180,8 +180,16 @@ static void driver_callback(struct virtqueue *vq)
 	do {
 		if (calls)
 			virtqueue_disable_cb(vq);
-		while ((token = virtqueue_get_buf(vq, &len))) {
-			if (unlikely(token != expect || len != want_len))
+		for (;;) {
+			token = virtqueue_get_buf(vq, &len);
+			/* One test for the common case: NULL is never expected. */
+			if (unlikely(token != expect)) {
+				if (!token)
+					break;
+				reap_failed(n + (expect - start), token, len,
+					    want_len);
+			}
+			if (unlikely(len != want_len))
 				reap_failed(n + (expect - start), token, len,
 					    want_len);
 			if (unlikely(++expect == tokens_end)) {

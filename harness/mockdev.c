@@ -294,44 +294,26 @@ void mockdev_use(struct mockdev *d, u16 id, u32 len, unsigned int count,
 
 /*
  * Packed, with no list taken and not yet used (the device's used offset
- * is its available offset, in the same lap): each list is used in place,
- * so one position runs for both.  A list of one descriptor already holds
- * its own id where the used descriptor goes; a chain's first descriptor
- * gets the id of its last.
+ * is its available offset, in the same lap): use each list of one
+ * descriptor in place, so one position runs for both and the list already
+ * holds its own id where the used descriptor goes.  Stops at the first
+ * descriptor not available or with NEXT set; how many it used.
  */
 static unsigned int use_all_packed_in_place(struct mockdev *d, u32 len)
 {
 	struct vring_packed_desc *desc = d->ring.vring_packed.desc;
-	unsigned int num = d->ring.num, count = 0;
-	struct vring_packed_desc *e = desc + d->avail_off, *end = desc + num;
-	struct packed_pos p = avail_pos(d->avail_off, d->avail_wrap);
+	unsigned int num = d->ring.num, start = d->avail_off;
+	struct vring_packed_desc *e = desc + start, *end = desc + num;
+	u16 bits = avail_pos(d->avail_off, d->avail_wrap).bits;
 	u16 used = (d->used_wrap ? LAP_BITS : 0) | (len ? VRING_DESC_F_WRITE : 0);
-	unsigned long laps = d->used_laps;
+	unsigned long laps0 = d->used_laps, laps = laps0;
 	u16 f, id;
 
-	for (;; count++) {
+	for (;;) {
 		f = le16_to_cpu(__atomic_load_n(&e->flags, __ATOMIC_ACQUIRE));
-		/* One test for the common case: available, and no NEXT. */
-		if (unlikely((f & (LAP_BITS | VRING_DESC_F_NEXT)) != p.bits)) {
-			struct packed_chain c;
-
-			if (!packed_avail(f, &p))
-				break;
-
-			p.off = e - desc;
-			c = follow_chain(desc, num, p);
-			id = le16_to_cpu(desc[c.last.off].id);
-			CHECKF(id < num, "list at %u has id %u", p.off, id);
-			write_used_packed(e, id, len, used);
-			packed_advance(&c.last, num);
-			if (c.last.bits != p.bits) {
-				used ^= LAP_BITS;
-				laps++;
-			}
-			p = c.last;
-			e = desc + p.off;
-			continue;
-		}
+		/* One test: available in this lap, and no NEXT. */
+		if ((f & (LAP_BITS | VRING_DESC_F_NEXT)) != bits)
+			break;
 		id = le16_to_cpu(e->id);
 		CHECKF(id < num, "list at %u has id %u", (unsigned int)(e - desc), id);
 		e->len = cpu_to_le32(len);
@@ -339,15 +321,15 @@ static unsigned int use_all_packed_in_place(struct mockdev *d, u32 len)
 		__atomic_store_n(&e->flags, cpu_to_le16(used), __ATOMIC_RELEASE);
 		if (++e == end) {
 			e = desc;
-			p.bits ^= LAP_BITS;
+			bits ^= LAP_BITS;
 			used ^= LAP_BITS;
 			laps++;
 		}
 	}
 	d->avail_off = d->used_off = e - desc;
-	d->avail_wrap = d->used_wrap = p.bits == AVAIL_BIT;
+	d->avail_wrap = d->used_wrap = bits == AVAIL_BIT;
 	d->used_laps = laps;
-	return count;
+	return (laps - laps0) * num + (e - desc) - start;
 }
 
 /*
@@ -402,14 +384,18 @@ unsigned int mockdev_use_all(struct mockdev *d, u32 len)
 
 	if (!d->ring.packed)
 		return use_all_split(d, len);
+	count = 0;
 	if (d->used_off == d->avail_off && d->used_wrap == d->avail_wrap)
-		return use_all_packed_in_place(d, len);
-	/* Lists taken and not used yet: the used offset runs behind. */
+		count = use_all_packed_in_place(d, len);
+	/*
+	 * The rest, if a chain stopped that, or lists were taken and not
+	 * used yet (the used offset runs behind).
+	 */
 	p = avail_pos(d->avail_off, d->avail_wrap);
 	up = used_pos(d->used_off, d->used_wrap);
 	desc = d->ring.vring_packed.desc;
 	laps = d->used_laps;
-	for (count = 0; take_packed_at(desc, num, &p, &id, &i); count++)
+	for (; take_packed_at(desc, num, &p, &id, &i); count++)
 		use_packed_at(desc, num, &up, &laps, id, len, i);
 	d->avail_off = p.off;
 	d->avail_wrap = p.bits == AVAIL_BIT;
