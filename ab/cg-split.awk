@@ -17,6 +17,15 @@
 #   libc      shared libraries (glibc: memset, printf, ...)
 #   total     all of it
 #
+# A function is counted by the file it is in, which callgrind names by
+# the line its first instruction came from: a ring-code function that
+# begins with an inlined shim helper (6.1's vring_map_one_sg() starts in
+# sg_phys()) is named after the shim header.  So a function named after a
+# header of the shims that has lines of a .c file of its own goes by that
+# file: ring if any of its lines are the ring code's, else the mock
+# device's or the harness's; a shim helper compiled out of line has only
+# header lines and stays with the shims.
+#
 # The file format is callgrind's (valgrind's docs, "Callgrind Format
 # Specification"): "fl=", "fi=", "fe=" name the file of the cost lines
 # that follow (fl= also the function's), "fn=" the function, "ob=" the
@@ -48,12 +57,15 @@ function name(s, t,    id) {
 
 BEGIN { ev = 2 }
 /^positions:/ { ev = NF }
-/^ob=/ { lib = name(substr($0, 4), "ob") ~ /\.so(\.[0-9]+)*$/; next }
+/^ob=/ { ob = name(substr($0, 4), "ob"); lib = ob ~ /\.so(\.[0-9]+)*$/; next }
 /^fl=/ { fl = name(substr($0, 4), "fl"); fi = fl; next }
 /^(fi|fe)=/ { fi = name(substr($0, 4), "fl"); next }
 /^fn=/ {
-	name(substr($0, 4), "fn")
-	fpart = lib ? "libc" : part(fl)
+	fn = ob SUBSEP fl SUBSEP name(substr($0, 4), "fn")
+	if (!(fn in flpart)) {
+		flpart[fn] = lib ? "libc" : part(fl)
+		header[fn] = fl ~ /\.h$/
+	}
 	fi = fl
 	next
 }
@@ -67,12 +79,25 @@ BEGIN { ev = 2 }
 		next
 	}
 	ir = $ev + 0
-	cost[fpart] += ir
-	if (fpart == "ring" && part(fi) == "shims")
-		cost["inlined"] += ir
+	own[fn] += ir
+	lines[fn, part(fi)] += ir
 	total += ir
 }
 END {
+	for (fn in own) {
+		p = flpart[fn]
+		if (p == "shims" && header[fn]) {
+			if (lines[fn, "ring"] > 0)
+				p = "ring"
+			else if (lines[fn, "mockdev"] > 0)
+				p = "mockdev"
+			else if (lines[fn, "harness"] > 0)
+				p = "harness"
+		}
+		cost[p] += own[fn]
+		if (p == "ring")
+			cost["inlined"] += lines[fn, "shims"]
+	}
 	n = split("ring inlined shims mockdev harness libc", parts, " ")
 	for (i = 1; i <= n; i++)
 		printf "%s %.0f\n", parts[i], cost[parts[i]]
