@@ -949,29 +949,45 @@ static bool virtqueue_kick_prepare_split(struct vring_virtqueue *vq)
 	return !(flags & VRING_USED_F_NO_NOTIFY);
 }
 
+/* Free a buffer's table (or DMA tag, vring_dma_tag()), if it has one. */
+static inline void vring_drop_indir(const struct vring_virtqueue *vq,
+				    void *indir)
+{
+	if (indir)
+		vring_free_indir(vq, indir);
+}
+
 /*
- * Drop what the driver kept about a buffer: its table, ctx and token.
- * Only @data must be cleared (the head is then no longer in flight):
- * @indir_desc and @ctx mean something only while it is, and every add
- * sets them.
+ * Drop what the driver kept about a buffer but its table: the ctx goes to
+ * *@ctx (if @ctx).  Only @data must be cleared (the head is then no longer
+ * in flight): @indir_desc and @ctx mean something only while it is, and
+ * every add sets them.  Returns the table for vring_drop_indir().
  */
+static inline void *vring_clear_state_split(struct vring_desc_state_split *state,
+					    void **ctx)
+{
+	if (ctx)
+		*ctx = state->ctx;
+	state->data = NULL;
+	return state->indir_desc;
+}
+
+/* Drop what the driver kept about a buffer: its table, ctx and token. */
 static inline void vring_put_state_split(const struct vring_virtqueue *vq,
 					 struct vring_desc_state_split *state,
 					 void **ctx)
 {
-	if (state->indir_desc)
-		vring_free_indir(vq, state->indir_desc);
-	if (ctx)
-		*ctx = state->ctx;
-	state->data = NULL;
+	vring_drop_indir(vq, vring_clear_state_split(state, ctx));
 }
 
 /*
  * Give the descriptors of the chain at @head back to the free list, using
- * only the private shadow, and drop the buffer's indirect table.
+ * only the private shadow.  Returns the buffer's table for
+ * vring_drop_indir(): get_buf frees it last, so that only the token lives
+ * across the call.
  */
-static __always_inline void detach_buf_split(struct vring_virtqueue *vq,
-					     unsigned int head, void **ctx)
+static __always_inline void *detach_buf_split(struct vring_virtqueue *vq,
+					      unsigned int head, void **ctx)
 {
 	struct vring_desc_extra *extra = vq->split.desc_extra;
 	unsigned int i = head, n = 1;
@@ -984,7 +1000,7 @@ static __always_inline void detach_buf_split(struct vring_virtqueue *vq,
 	vq->free_head = head;
 	vq->vq.num_free += n;
 
-	vring_put_state_split(vq, &vq->split.desc_state[head], ctx);
+	return vring_clear_state_split(&vq->split.desc_state[head], ctx);
 }
 
 /*
@@ -1024,21 +1040,16 @@ static bool more_used_split(const struct vring_virtqueue *vq)
 }
 
 /*
- * Is the used element at @last_used published?  Elements up to the used
- * index we last read are (and the read barrier that followed that read
- * orders them): take them without touching used->idx again.  Otherwise
- * read used->idx afresh; a device that claims more than a ring of used
- * elements breaks the queue.
+ * Are used elements past @last_used, the used index we last read,
+ * published?  Read used->idx afresh; a device that claims more than a ring
+ * of used elements breaks the queue.
  */
-static inline bool vring_used_published_split(struct vring_virtqueue *vq,
-					      u16 last_used)
+static bool vring_used_refresh_split(struct vring_virtqueue *vq,
+				     u16 last_used)
 {
 	struct vring_virtqueue_split *split = &vq->split;
 	unsigned int num = split->vring.num;
 	u16 used_idx, pending;
-
-	if (last_used != split->used_idx_shadow)
-		return true;
 
 	/*
 	 * Our used_event store must be visible before we read the index, or
@@ -1068,6 +1079,19 @@ static inline bool vring_used_published_split(struct vring_virtqueue *vq,
 }
 
 /*
+ * Is the used element at @last_used published?  Elements up to the used
+ * index we last read are (and the read barrier that followed that read
+ * orders them): take them without touching used->idx again.  Otherwise
+ * look again (vring_used_refresh_split()).
+ */
+static inline bool vring_used_published_split(struct vring_virtqueue *vq,
+					      u16 last_used)
+{
+	return last_used != vq->split.used_idx_shadow ||
+	       vring_used_refresh_split(vq, last_used);
+}
+
+/*
  * A buffer was returned and last_used_idx moved to @last_used.  With
  * callbacks on, ask to be interrupted for the next element.  The full
  * barrier this needs is taken only before used->idx is next read, once per
@@ -1086,9 +1110,20 @@ static inline void vring_used_event_next_split(struct vring_virtqueue *vq,
 	}
 }
 
-static __always_inline void *
-virtqueue_get_buf_ctx_split(struct vring_virtqueue *vq, unsigned int *len,
-			    void **ctx)
+static void *vring_get_buf_refresh_split(struct vring_virtqueue *vq,
+					 unsigned int *len, void **ctx);
+static void *vring_bad_used_split(struct vring_virtqueue *vq, u32 id,
+				  u32 used_len);
+
+/*
+ * get_buf, not in order.  Elements the used index last read covers come
+ * first; reading it afresh goes out to vring_get_buf_refresh_split(), and
+ * what breaks a rule to vring_bad_used_split(), both tail calls, so the
+ * path that returns a buffer keeps no registers but the token's across its
+ * one call (the table's kfree, last).
+ */
+static noinline void *virtqueue_get_buf_split(struct vring_virtqueue *vq,
+					      unsigned int *len, void **ctx)
 {
 	struct virtio_device *vdev = vq->vq.vdev;
 	struct vring_virtqueue_split *split = &vq->split;
@@ -1097,39 +1132,67 @@ virtqueue_get_buf_ctx_split(struct vring_virtqueue *vq, unsigned int *len,
 	struct vring_desc_state_split *state;
 	vring_used_elem_t *elem;
 	u32 id, used_len;
-	void *data;
+	void *data, *indir;
 
-	if (!vring_used_published_split(vq, last_used))
-		return NULL;
+	if (last_used == split->used_idx_shadow)
+		return vring_get_buf_refresh_split(vq, len, ctx);
 
 	elem = &split->vring.used->ring[last_used & (num - 1)];
 	id = virtio32_to_cpu(vdev, READ_ONCE(elem->id));
 	used_len = virtio32_to_cpu(vdev, READ_ONCE(elem->len));
 
-	if (unlikely(id >= num)) {
-		vring_bad(vq, "id %u out of range", id);
-		return NULL;
-	}
+	if (unlikely(id >= num))
+		return vring_bad_used_split(vq, id, used_len);
 	state = &split->desc_state[id];
 	data = state->data;
-	if (unlikely(!data)) {
-		vring_bad(vq, "id %u is not a head in flight", id);
-		return NULL;
-	}
-	if (unlikely(used_len > state->in_len)) {
-		vring_bad(vq, "id %u used len %u > %u writable bytes",
-			  id, used_len, state->in_len);
-		return NULL;
-	}
+	if (unlikely(!data || used_len > state->in_len))
+		return vring_bad_used_split(vq, id, used_len);
 
-	detach_buf_split(vq, id, ctx);
+	indir = detach_buf_split(vq, id, ctx);
 	last_used++;
 	WRITE_ONCE(vq->last_used_idx, last_used);
 	if (len)
 		*len = used_len;
 
 	vring_used_event_next_split(vq, last_used);
+	vring_drop_indir(vq, indir);
 	return data;
+}
+
+/*
+ * get_buf has taken every element the used index last read covers: read
+ * it again, and if it moved, take the next one.
+ */
+static noinline void *vring_get_buf_refresh_split(struct vring_virtqueue *vq,
+						  unsigned int *len,
+						  void **ctx)
+{
+	if (!vring_used_refresh_split(vq, vq->last_used_idx))
+		return NULL;
+	/* The shadow is past last_used now: this cannot come back here. */
+	return virtqueue_get_buf_split(vq, len, ctx);
+}
+
+/*
+ * The used element's id @id (with used length @used_len) broke a rule:
+ * say which, break the queue, and return NULL for get_buf.
+ */
+static noinline void *vring_bad_used_split(struct vring_virtqueue *vq, u32 id,
+					   u32 used_len)
+{
+	const struct vring_desc_state_split *state;
+
+	if (id >= vq->split.vring.num) {
+		vring_bad(vq, "id %u out of range", id);
+		return NULL;
+	}
+	state = &vq->split.desc_state[id];
+	if (!state->data)
+		vring_bad(vq, "id %u is not a head in flight", id);
+	else
+		vring_bad(vq, "id %u used len %u > %u writable bytes",
+			  id, used_len, state->in_len);
+	return NULL;
 }
 
 /*
@@ -1379,7 +1442,7 @@ static void *virtqueue_detach_unused_buf_split(struct vring_virtqueue *vq)
 		data = split->desc_state[i].data;
 		if (!data)
 			continue;
-		detach_buf_split(vq, i, NULL);
+		vring_drop_indir(vq, detach_buf_split(vq, i, NULL));
 		/* The device is stopped: take the entry back off the ring. */
 		split->avail_idx_shadow--;
 		WRITE_ONCE(split->vring.avail->idx,
@@ -1628,12 +1691,29 @@ static inline void virtqueue_expose_packed(struct vring_virtqueue *vq,
 	virtio_wmb(vq->weak_barriers);
 	WRITE_ONCE(packed->vring.desc[head].flags, cpu_to_le16(head_flags));
 
-	/*
-	 * Past 2 * num, kick_prepare() knows every position was passed and
-	 * needs no exact count: stop there, and never overflow.
-	 */
-	if (likely(vq->num_added < 2 * packed->vring.num))
-		vq->num_added += descs;
+	/* Bounded once a lap, by vring_new_lap_packed(). */
+	vq->num_added += descs;
+}
+
+/*
+ * next_avail_idx passes the end of the ring: the lap changes, and with it
+ * the AVAIL/USED bits of a descriptor made available (2.8.1).  Returns the
+ * new lap's bits for @wrap, the new wrap counter.
+ *
+ * num_added stops here too: past 2 * num, kick_prepare() knows every
+ * position was passed and needs no exact count.  Each descriptor made
+ * available moves next_avail_idx by one, so between two laps num_added
+ * grows by at most num, plus the rest of the add that crossed the end (at
+ * most num more): bounded at the lap change it stays below 4 * num, and
+ * never overflows, without a test on every add.
+ */
+static inline u16 vring_new_lap_packed(struct vring_virtqueue *vq, bool wrap)
+{
+	unsigned int most = 2 * vq->packed.vring.num;
+
+	if (vq->num_added > most)
+		vq->num_added = most;
+	return packed_avail_used_flags(wrap);
 }
 
 /* The buffer goes into an indirect table: one ring descriptor. */
@@ -1660,7 +1740,10 @@ virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 	for (n = 0; n < out_sgs + in_sgs && d < end; n++) {
 		u16 flags = n < out_sgs ? 0 : VRING_DESC_F_WRITE;
 
-		for (sg = sgs[n]; sg; sg = vring_sg_after(sg, d < end)) {
+		sg = sgs[n];
+		if (!sg)
+			continue;
+		for (;;) {
 			/* Not the device's yet: plain stores. */
 			u32 len = sg->length;
 
@@ -1671,6 +1754,11 @@ virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 			d++;
 			if (flags)
 				in_len += len;
+			if (sg_is_last(sg) || d == end)
+				break;
+			sg++;
+			if (unlikely(sg_is_chain(sg)))
+				sg = sg_chain_ptr(sg);
 		}
 	}
 	count = d - table;
@@ -1700,21 +1788,22 @@ virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 		packed->next_avail_idx = 0;
 		packed->avail_wrap_counter = !packed->avail_wrap_counter;
 		packed->avail_used_flags =
-			packed_avail_used_flags(packed->avail_wrap_counter);
+			vring_new_lap_packed(vq, packed->avail_wrap_counter);
 	}
 
 	virtqueue_expose_packed(vq, head, head_flags, id, 1);
 	return 0;
 }
 
+/* The buffer goes into consecutive ring descriptors. */
 static __always_inline int
-virtqueue_add_packed(struct vring_virtqueue *vq,
-		     struct scatterlist *sgs[],
-		     unsigned int total_sg,
-		     unsigned int out_sgs,
-		     unsigned int in_sgs,
-		     void *data, void *ctx, gfp_t gfp,
-		     struct vring_dma_buf *blk)
+virtqueue_add_direct_packed(struct vring_virtqueue *vq,
+			    struct scatterlist *sgs[],
+			    unsigned int total_sg,
+			    unsigned int out_sgs,
+			    unsigned int in_sgs,
+			    void *data, void *ctx,
+			    struct vring_dma_buf *blk)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	struct vring_packed_desc *desc = packed->vring.desc;
@@ -1726,25 +1815,6 @@ virtqueue_add_packed(struct vring_virtqueue *vq,
 	struct vring_desc_state_packed *state;
 	struct scatterlist *sg;
 	u64 in_len = 0;
-
-	/* No list may be longer than the ring, even in a table (2.8.18). */
-	if (unlikely(total_sg > num)) {
-		pr_debug("%s: %u sgs cannot fit a ring of %u\n",
-			 vq->vq.name, total_sg, num);
-		return -ENOSPC;
-	}
-
-	if (blk ? blk->table != NULL : virtqueue_use_indirect(vq, total_sg)) {
-		struct vring_packed_desc *table;
-
-		table = blk ? blk->table :
-			alloc_indirect(total_sg, sizeof(*table), gfp);
-		if (table)
-			return virtqueue_add_indirect_packed(vq, table, sgs,
-							     total_sg, out_sgs,
-							     in_sgs, data, ctx,
-							     blk);
-	}
 
 	if (unlikely(vq->vq.num_free < total_sg))
 		return vring_no_room(vq, total_sg, out_sgs);
@@ -1779,7 +1849,7 @@ virtqueue_add_packed(struct vring_virtqueue *vq,
 				i = 0;
 				wrap = !wrap;
 				avail_used_flags =
-					packed_avail_used_flags(wrap);
+					vring_new_lap_packed(vq, wrap);
 			}
 		}
 	}
@@ -1808,6 +1878,42 @@ virtqueue_add_packed(struct vring_virtqueue *vq,
 
 	virtqueue_expose_packed(vq, head, head_flags, id, count);
 	return 0;
+}
+
+/*
+ * The table or not is decided before anything of the ring's state is read,
+ * so that nothing read before the table's allocation has to be kept across
+ * it.
+ */
+static __always_inline int
+virtqueue_add_packed(struct vring_virtqueue *vq,
+		     struct scatterlist *sgs[],
+		     unsigned int total_sg,
+		     unsigned int out_sgs,
+		     unsigned int in_sgs,
+		     void *data, void *ctx, gfp_t gfp,
+		     struct vring_dma_buf *blk)
+{
+	/* No list may be longer than the ring, even in a table (2.8.18). */
+	if (unlikely(total_sg > vq->packed.vring.num)) {
+		pr_debug("%s: %u sgs cannot fit a ring of %u\n",
+			 vq->vq.name, total_sg, vq->packed.vring.num);
+		return -ENOSPC;
+	}
+
+	if (blk ? blk->table != NULL : virtqueue_use_indirect(vq, total_sg)) {
+		struct vring_packed_desc *table;
+
+		table = blk ? blk->table :
+			alloc_indirect(total_sg, sizeof(*table), gfp);
+		if (table)
+			return virtqueue_add_indirect_packed(vq, table, sgs,
+							     total_sg, out_sgs,
+							     in_sgs, data, ctx,
+							     blk);
+	}
+	return virtqueue_add_direct_packed(vq, sgs, total_sg, out_sgs, in_sgs,
+					   data, ctx, blk);
 }
 
 /*
@@ -1861,25 +1967,35 @@ static bool virtqueue_kick_prepare_packed(struct vring_virtqueue *vq)
 	return behind < added;
 }
 
+/*
+ * Drop what the driver kept about a buffer but its table: the ctx goes to
+ * *@ctx (if @ctx).  Returns the table (or DMA tag) for vring_drop_indir().
+ */
+static inline void *vring_clear_state_packed(struct vring_desc_state_packed *state,
+					     void **ctx)
+{
+	/* As vring_put_state_split(): only @data must be cleared. */
+	if (ctx)
+		*ctx = state->ctx;
+	state->data = NULL;
+	return state->indir_desc;
+}
+
 /* Drop what the driver kept about a buffer: its table, ctx and token. */
 static inline void vring_put_state_packed(const struct vring_virtqueue *vq,
 					  struct vring_desc_state_packed *state,
 					  void **ctx)
 {
-	/* As vring_put_state_split(): only @data must be cleared. */
-	if (state->indir_desc)
-		vring_free_indir(vq, state->indir_desc);
-	if (ctx)
-		*ctx = state->ctx;
-	state->data = NULL;
+	vring_drop_indir(vq, vring_clear_state_packed(state, ctx));
 }
 
 /*
  * Give buffer @id's ring descriptors and id back, using only private
- * state, and drop its indirect table.
+ * state.  Returns its table for vring_drop_indir(): get_buf frees it last,
+ * so that only the token lives across the call.
  */
-static __always_inline void detach_buf_packed(struct vring_virtqueue *vq,
-					      u16 id, void **ctx)
+static __always_inline void *detach_buf_packed(struct vring_virtqueue *vq,
+					       u16 id, void **ctx)
 {
 	struct vring_desc_state_packed *state = &vq->packed.desc_state[id];
 
@@ -1887,7 +2003,7 @@ static __always_inline void detach_buf_packed(struct vring_virtqueue *vq,
 	state->next = vq->free_head;
 	vq->free_head = id;
 
-	vring_put_state_packed(vq, state, ctx);
+	return vring_clear_state_packed(state, ctx);
 }
 
 /* Do a descriptor's @flags say used in lap @wrap: AVAIL and USED both @wrap? */
@@ -1940,8 +2056,8 @@ static bool more_used_packed(const struct vring_virtqueue *vq)
  * the other lap, and would leave us waiting for good.  Only looked at when
  * nothing is used.  Always returns false.
  */
-static bool vring_wrong_lap_packed(struct vring_virtqueue *vq, u16 off,
-				   bool wrap)
+static inline bool vring_wrong_lap_packed(struct vring_virtqueue *vq, u16 off,
+					  bool wrap)
 {
 	const struct vring_virtqueue_packed *packed = &vq->packed;
 	u16 flags;
@@ -2015,9 +2131,21 @@ static inline u32 vring_used_len_packed(struct vring_virtqueue *vq, u16 off,
 	return le32_to_cpu(READ_ONCE(vq->packed.vring.desc[off].len));
 }
 
-static __always_inline void *
-virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq, unsigned int *len,
-			     void **ctx)
+static void *vring_get_buf_unused_packed(struct vring_virtqueue *vq,
+					 unsigned int *len, void **ctx);
+static void *vring_bad_used_packed(struct vring_virtqueue *vq, u16 id,
+				   u32 used_len);
+
+/*
+ * get_buf, not in order.  The flags at last_used_idx decide first, before
+ * any other state is read: what finds nothing goes out at once to
+ * vring_get_buf_unused_packed(), and what breaks a rule to
+ * vring_bad_used_packed(), both tail calls, so the path that returns a
+ * buffer keeps no registers but the token's across its one call (the
+ * table's kfree, last).
+ */
+static noinline void *virtqueue_get_buf_packed(struct vring_virtqueue *vq,
+					       unsigned int *len, void **ctx)
 {
 	struct vring_virtqueue_packed *packed = &vq->packed;
 	unsigned int num = packed->vring.num;
@@ -2027,29 +2155,21 @@ virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq, unsigned int *len,
 	struct vring_desc_state_packed *state;
 	u16 id, flags;
 	u32 used_len;
-	void *data;
+	void *data, *indir;
 
-	if (!vring_used_ready_packed(vq, off, wrap, &flags))
-		return NULL;
+	if (!vring_desc_used_packed(vq, off, wrap, &flags))
+		return vring_get_buf_unused_packed(vq, len, ctx);
+	/* Read the descriptor only after the flags that published it. */
+	virtio_rmb(vq->weak_barriers);
 
 	id = le16_to_cpu(READ_ONCE(packed->vring.desc[off].id));
 	used_len = vring_used_len_packed(vq, off, flags);
-
-	if (unlikely(id >= num)) {
-		vring_bad(vq, "used id %u out of range (ring %u)", id, num);
-		return NULL;
-	}
+	if (unlikely(id >= num))
+		return vring_bad_used_packed(vq, id, used_len);
 	state = &packed->desc_state[id];
 	data = state->data;
-	if (unlikely(!data)) {
-		vring_bad(vq, "used id %u is not a buffer in flight", id);
-		return NULL;
-	}
-	if (unlikely(used_len > state->in_len)) {
-		vring_bad(vq, "used id %u len %u > %u writable bytes",
-			  id, used_len, state->in_len);
-		return NULL;
-	}
+	if (unlikely(!data || used_len > state->in_len))
+		return vring_bad_used_packed(vq, id, used_len);
 
 	/* The device skips the buffer's descriptors (2.8.6): so do we. */
 	off += state->num;
@@ -2058,13 +2178,64 @@ virtqueue_get_buf_ctx_packed(struct vring_virtqueue *vq, unsigned int *len,
 		wrap = !wrap;
 	}
 	last_used_idx = packed_off_wrap(off, wrap);
-	detach_buf_packed(vq, id, ctx);
+	indir = detach_buf_packed(vq, id, ctx);
 	WRITE_ONCE(vq->last_used_idx, last_used_idx);
 	if (len)
 		*len = used_len;
 
 	vring_used_event_next_packed(vq, last_used_idx);
+	vring_drop_indir(vq, indir);
 	return data;
+}
+
+/*
+ * get_buf found the descriptor at last_used_idx not used.  If a driver
+ * event write is still unfenced, fence it and look once more, or the
+ * device could miss the event while we miss its used descriptor
+ * (vring_used_ready_packed()); a buffer found then is returned as usual.
+ * Otherwise check the lap (vring_wrong_lap_packed()): nothing to return.
+ */
+static noinline void *vring_get_buf_unused_packed(struct vring_virtqueue *vq,
+						  unsigned int *len,
+						  void **ctx)
+{
+	struct vring_virtqueue_packed *packed = &vq->packed;
+	u16 last_used_idx = vq->last_used_idx;
+	u16 off = packed_off(last_used_idx);
+	bool wrap = packed_wrap(last_used_idx);
+
+	if (packed->driver_event_unfenced) {
+		virtio_mb(vq->weak_barriers);
+		packed->driver_event_unfenced = false;
+		/* Fenced now: a second miss cannot come back here. */
+		if (is_used_desc_packed(vq, off, wrap))
+			return virtqueue_get_buf_packed(vq, len, ctx);
+	}
+	vring_wrong_lap_packed(vq, off, wrap);
+	return NULL;
+}
+
+/*
+ * The used descriptor's id @id (with used length @used_len) broke a rule:
+ * say which, break the queue, and return NULL for get_buf.
+ */
+static noinline void *vring_bad_used_packed(struct vring_virtqueue *vq, u16 id,
+					    u32 used_len)
+{
+	unsigned int num = vq->packed.vring.num;
+	const struct vring_desc_state_packed *state;
+
+	if (id >= num) {
+		vring_bad(vq, "used id %u out of range (ring %u)", id, num);
+		return NULL;
+	}
+	state = &vq->packed.desc_state[id];
+	if (!state->data)
+		vring_bad(vq, "used id %u is not a buffer in flight", id);
+	else
+		vring_bad(vq, "used id %u len %u > %u writable bytes",
+			  id, used_len, state->in_len);
+	return NULL;
 }
 
 /*
@@ -2311,7 +2482,7 @@ static void *virtqueue_detach_unused_buf_packed(struct vring_virtqueue *vq)
 		data = packed->desc_state[i].data;
 		if (!data)
 			continue;
-		detach_buf_packed(vq, i, NULL);
+		vring_drop_indir(vq, detach_buf_packed(vq, i, NULL));
 		return data;
 	}
 	WARN_ON(vq->vq.num_free != packed->vring.num);
@@ -3110,9 +3281,9 @@ EXPORT_SYMBOL_GPL(virtqueue_kick);
  */
 
 /*
- * get_buf, inlined into each exported form, so that virtqueue_get_buf()
- * (no ctx) carries no ctx handling; the in-order forms stay functions of
- * their own.
+ * get_buf, inlined into each exported form: which layout, which order, each
+ * a function of its own, so that the exported forms only dispatch, in tail
+ * calls that need no stack frame.
  */
 static __always_inline void *virtqueue_get_buf_any(struct vring_virtqueue *vq,
 						   unsigned int *len,
@@ -3124,10 +3295,10 @@ static __always_inline void *virtqueue_get_buf_any(struct vring_virtqueue *vq,
 	if (vq->packed_ring)
 		return vq->in_order ?
 		       virtqueue_get_buf_ctx_packed_in_order(vq, len, ctx) :
-		       virtqueue_get_buf_ctx_packed(vq, len, ctx);
+		       virtqueue_get_buf_packed(vq, len, ctx);
 	return vq->in_order ?
 	       virtqueue_get_buf_ctx_split_in_order(vq, len, ctx) :
-	       virtqueue_get_buf_ctx_split(vq, len, ctx);
+	       virtqueue_get_buf_split(vq, len, ctx);
 }
 
 /**
