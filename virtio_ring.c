@@ -300,6 +300,15 @@ static bool virtqueue_use_indirect(const struct vring_virtqueue *vq,
 	return vq->indirect && total_sg > 1 && vq->vq.num_free;
 }
 
+/* The entry after @sg, which does not end its list: past a chain link. */
+static __always_inline struct scatterlist *vring_sg_step(struct scatterlist *sg)
+{
+	sg++;
+	if (unlikely(sg_is_chain(sg)))
+		sg = sg_chain_ptr(sg);
+	return sg;
+}
+
 /*
  * The scatterlist entry to add after @sg: NULL when @sg ends its list or
  * there is no @room for more.  The loops over a buffer's entries step with
@@ -312,10 +321,7 @@ vring_sg_after(struct scatterlist *sg, bool room)
 {
 	if (sg_is_last(sg) || !room)
 		return NULL;
-	sg++;
-	if (unlikely(sg_is_chain(sg)))
-		sg = sg_chain_ptr(sg);
-	return sg;
+	return vring_sg_step(sg);
 }
 
 /*
@@ -1754,11 +1760,10 @@ virtqueue_add_indirect_packed(struct vring_virtqueue *vq,
 			d++;
 			if (flags)
 				in_len += len;
+			/* vring_sg_after()'s tests, ending the loop itself. */
 			if (sg_is_last(sg) || d == end)
 				break;
-			sg++;
-			if (unlikely(sg_is_chain(sg)))
-				sg = sg_chain_ptr(sg);
+			sg = vring_sg_step(sg);
 		}
 	}
 	count = d - table;
@@ -2011,7 +2016,8 @@ static inline bool packed_flags_used(u16 flags, bool wrap)
 {
 	u16 both = 1 << VRING_PACKED_DESC_F_AVAIL | 1 << VRING_PACKED_DESC_F_USED;
 
-	return (flags & both) == (wrap ? both : 0);
+	/* -wrap: all ones in lap 1, zero in lap 0; both bits must match it. */
+	return !((flags ^ -(u16)wrap) & both);
 }
 
 /*
