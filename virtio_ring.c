@@ -969,21 +969,13 @@ static inline void vring_drop_indir(const struct vring_virtqueue *vq,
  * in flight): @indir_desc and @ctx mean something only while it is, and
  * every add sets them.  Returns the table for vring_drop_indir().
  */
-static inline void *vring_clear_state_split(struct vring_desc_state_split *state,
-					    void **ctx)
+static inline void *
+vring_clear_state_split(struct vring_desc_state_split *state, void **ctx)
 {
 	if (ctx)
 		*ctx = state->ctx;
 	state->data = NULL;
 	return state->indir_desc;
-}
-
-/* Drop what the driver kept about a buffer: its table, ctx and token. */
-static inline void vring_put_state_split(const struct vring_virtqueue *vq,
-					 struct vring_desc_state_split *state,
-					 void **ctx)
-{
-	vring_drop_indir(vq, vring_clear_state_split(state, ctx));
 }
 
 /*
@@ -1016,6 +1008,7 @@ static __always_inline void *detach_buf_split(struct vring_virtqueue *vq,
 static void detach_buf_split_in_order(struct vring_virtqueue *vq,
 				      unsigned int head, void **ctx)
 {
+	struct vring_desc_state_split *state = &vq->split.desc_state[head];
 	struct vring_desc_extra *extra = vq->split.desc_extra;
 	unsigned int i = head, n = 1;
 
@@ -1025,7 +1018,7 @@ static void detach_buf_split_in_order(struct vring_virtqueue *vq,
 	}
 	vq->vq.num_free += n;
 
-	vring_put_state_split(vq, &vq->split.desc_state[head], ctx);
+	vring_drop_indir(vq, vring_clear_state_split(state, ctx));
 }
 
 /*
@@ -1116,10 +1109,30 @@ static inline void vring_used_event_next_split(struct vring_virtqueue *vq,
 	}
 }
 
+/*
+ * The used element's id @id (with used length @used_len) broke a rule:
+ * say which, break the queue, and return NULL for get_buf.
+ */
+static noinline void *vring_bad_used_split(struct vring_virtqueue *vq, u32 id,
+					   u32 used_len)
+{
+	const struct vring_desc_state_split *state;
+
+	if (id >= vq->split.vring.num) {
+		vring_bad(vq, "id %u out of range", id);
+		return NULL;
+	}
+	state = &vq->split.desc_state[id];
+	if (!state->data)
+		vring_bad(vq, "id %u is not a head in flight", id);
+	else
+		vring_bad(vq, "id %u used len %u > %u writable bytes",
+			  id, used_len, state->in_len);
+	return NULL;
+}
+
 static void *vring_get_buf_refresh_split(struct vring_virtqueue *vq,
 					 unsigned int *len, void **ctx);
-static void *vring_bad_used_split(struct vring_virtqueue *vq, u32 id,
-				  u32 used_len);
 
 /*
  * get_buf, not in order.  Elements the used index last read covers come
@@ -1177,28 +1190,6 @@ static noinline void *vring_get_buf_refresh_split(struct vring_virtqueue *vq,
 		return NULL;
 	/* The shadow is past last_used now: this cannot come back here. */
 	return virtqueue_get_buf_split(vq, len, ctx);
-}
-
-/*
- * The used element's id @id (with used length @used_len) broke a rule:
- * say which, break the queue, and return NULL for get_buf.
- */
-static noinline void *vring_bad_used_split(struct vring_virtqueue *vq, u32 id,
-					   u32 used_len)
-{
-	const struct vring_desc_state_split *state;
-
-	if (id >= vq->split.vring.num) {
-		vring_bad(vq, "id %u out of range", id);
-		return NULL;
-	}
-	state = &vq->split.desc_state[id];
-	if (!state->data)
-		vring_bad(vq, "id %u is not a head in flight", id);
-	else
-		vring_bad(vq, "id %u used len %u > %u writable bytes",
-			  id, used_len, state->in_len);
-	return NULL;
 }
 
 /*
@@ -1421,7 +1412,8 @@ static void *detach_unused_buf_split_in_order(struct vring_virtqueue *vq)
 	if (WARN_ON(!data))
 		return NULL;
 
-	vring_put_state_split(vq, &split->desc_state[head], NULL);
+	vring_drop_indir(vq, vring_clear_state_split(&split->desc_state[head],
+						     NULL));
 	vq->free_head = head;
 	vq->vq.num_free += n;
 	split->avail_idx_shadow--;
@@ -1976,22 +1968,14 @@ static bool virtqueue_kick_prepare_packed(struct vring_virtqueue *vq)
  * Drop what the driver kept about a buffer but its table: the ctx goes to
  * *@ctx (if @ctx).  Returns the table (or DMA tag) for vring_drop_indir().
  */
-static inline void *vring_clear_state_packed(struct vring_desc_state_packed *state,
-					     void **ctx)
+static inline void *
+vring_clear_state_packed(struct vring_desc_state_packed *state, void **ctx)
 {
-	/* As vring_put_state_split(): only @data must be cleared. */
+	/* As vring_clear_state_split(): only @data must be cleared. */
 	if (ctx)
 		*ctx = state->ctx;
 	state->data = NULL;
 	return state->indir_desc;
-}
-
-/* Drop what the driver kept about a buffer: its table, ctx and token. */
-static inline void vring_put_state_packed(const struct vring_virtqueue *vq,
-					  struct vring_desc_state_packed *state,
-					  void **ctx)
-{
-	vring_drop_indir(vq, vring_clear_state_packed(state, ctx));
 }
 
 /*
@@ -2137,18 +2121,33 @@ static inline u32 vring_used_len_packed(struct vring_virtqueue *vq, u16 off,
 	return le32_to_cpu(READ_ONCE(vq->packed.vring.desc[off].len));
 }
 
+/* As vring_bad_used_split(), for the used descriptor's @id and @used_len. */
+static noinline void *vring_bad_used_packed(struct vring_virtqueue *vq, u16 id,
+					    u32 used_len)
+{
+	unsigned int num = vq->packed.vring.num;
+	const struct vring_desc_state_packed *state;
+
+	if (id >= num) {
+		vring_bad(vq, "used id %u out of range (ring %u)", id, num);
+		return NULL;
+	}
+	state = &vq->packed.desc_state[id];
+	if (!state->data)
+		vring_bad(vq, "used id %u is not a buffer in flight", id);
+	else
+		vring_bad(vq, "used id %u len %u > %u writable bytes",
+			  id, used_len, state->in_len);
+	return NULL;
+}
+
 static void *vring_get_buf_unused_packed(struct vring_virtqueue *vq,
 					 unsigned int *len, void **ctx);
-static void *vring_bad_used_packed(struct vring_virtqueue *vq, u16 id,
-				   u32 used_len);
 
 /*
- * get_buf, not in order.  The flags at last_used_idx decide first, before
- * any other state is read: what finds nothing goes out at once to
- * vring_get_buf_unused_packed(), and what breaks a rule to
- * vring_bad_used_packed(), both tail calls, so the path that returns a
- * buffer keeps no registers but the token's across its one call (the
- * table's kfree, last).
+ * get_buf, not in order, built as virtqueue_get_buf_split() is.  The flags
+ * at last_used_idx decide first, before any other state is read: finding
+ * nothing leaves for vring_get_buf_unused_packed() at once.
  */
 static noinline void *virtqueue_get_buf_packed(struct vring_virtqueue *vq,
 					       unsigned int *len, void **ctx)
@@ -2218,29 +2217,6 @@ static noinline void *vring_get_buf_unused_packed(struct vring_virtqueue *vq,
 			return virtqueue_get_buf_packed(vq, len, ctx);
 	}
 	vring_wrong_lap_packed(vq, off, wrap);
-	return NULL;
-}
-
-/*
- * The used descriptor's id @id (with used length @used_len) broke a rule:
- * say which, break the queue, and return NULL for get_buf.
- */
-static noinline void *vring_bad_used_packed(struct vring_virtqueue *vq, u16 id,
-					    u32 used_len)
-{
-	unsigned int num = vq->packed.vring.num;
-	const struct vring_desc_state_packed *state;
-
-	if (id >= num) {
-		vring_bad(vq, "used id %u out of range (ring %u)", id, num);
-		return NULL;
-	}
-	state = &vq->packed.desc_state[id];
-	if (!state->data)
-		vring_bad(vq, "used id %u is not a buffer in flight", id);
-	else
-		vring_bad(vq, "used id %u len %u > %u writable bytes",
-			  id, used_len, state->in_len);
 	return NULL;
 }
 
@@ -2332,7 +2308,7 @@ static void *virtqueue_get_buf_ctx_packed_in_order(struct vring_virtqueue *vq,
 		wrap = !wrap;
 	}
 	last_used_idx = packed_off_wrap(off, wrap);
-	vring_put_state_packed(vq, state, ctx);
+	vring_drop_indir(vq, vring_clear_state_packed(state, ctx));
 	WRITE_ONCE(vq->last_used_idx, last_used_idx);
 	if (batch_done)
 		WRITE_ONCE(packed->batch_pending, false);
@@ -2465,7 +2441,7 @@ static void *detach_unused_buf_packed_in_order(struct vring_virtqueue *vq)
 		wrap = !wrap;
 	}
 	vq->vq.num_free += state->num;
-	vring_put_state_packed(vq, state, NULL);
+	vring_drop_indir(vq, vring_clear_state_packed(state, NULL));
 	WRITE_ONCE(vq->last_used_idx, packed_off_wrap(off, wrap));
 	return data;
 }
