@@ -242,6 +242,7 @@ show_done() {
 	local p f s t secs words
 	while [ -e "$LOG/$shown/counts" ]; do
 		cat "$LOG/$shown/tap"
+		grep -E '^ *not ok ' "$LOG/$shown/tap" | grep -v ' # TODO ' >>"$LOG/failures"
 		read -r p f s t secs <"$LOG/$shown/counts"
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 		todo=$((todo + t))
@@ -399,6 +400,11 @@ ktap_main() {
 	show_done
 	save_times
 	echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time"
+	# The failures again, next to the totals: a log's tail names them.
+	if [ -s "$LOG/failures" ]; then
+		echo "# failed:"
+		sed 's/^ */#   /' "$LOG/failures"
+	fi
 	# The closing line is the plain "N passed, N failed, N skipped" that CI
 	# and other readers count; known gaps (TODO) are counted just above it.
 	[ "$todo" -eq 0 ] || echo "# $todo todo (known gaps of the code under test: neither passed nor failed)"
