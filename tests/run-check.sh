@@ -619,17 +619,19 @@ frontend_checks() {
 	[ -n "$KSRC" ] || dev_torture_checks
 }
 # Real drivers against vhost_dev --torture (tests/peers/dev-torture-drivers.sh):
-# DPDK's virtio-user on every case, the Linux guest on a subset, a suite a
-# boot (each bounded by CHECK_TIMEOUT; every case: make torture-drivers).
-# Plain builds only, as above.
+# DPDK's virtio-user and the Linux guest on every case, the guest's a suite
+# a device and ring, its rows sharing boots (each suite bounded by
+# CHECK_TIMEOUT; a boot a row: make torture-drivers).  Plain builds only, as
+# above.
 driver_torture_checks() {
-	local r rows
+	local d r
 	suite "dev torture DPDK virtio-user split" tests/peers/dev-torture-drivers.sh --driver=dpdk --ring=split "$B"
 	suite "dev torture DPDK virtio-user packed" tests/peers/dev-torture-drivers.sh --driver=dpdk --ring=packed "$B"
-	rows=$(. tests/lib/dev-torture.sh && echo "$TORTURE_GUEST_SUBSET")
-	for r in $rows; do
-		suite "dev torture Linux guest ${r//:/ }" env GUEST_ROWS="$r" \
-			tests/peers/dev-torture-drivers.sh --driver=guest "$B"
+	for d in blk net; do
+		for r in split packed; do
+			suite "dev torture Linux guest $d $r" \
+				tests/peers/dev-torture-drivers.sh --driver=guest --device=$d --ring=$r "$B"
+		done
 	done
 }
 dev_torture_checks() {

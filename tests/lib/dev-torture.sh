@@ -6,17 +6,11 @@
 #       case of VHOST_DEV --list on every ring it applies to, on each
 #       DEVICE (blk, net); a config case (blk-*, net-*) only on its own
 #       device, split ring
-#   TORTURE_GUEST_SUBSET  the guest's rows in make check
 #   torture_verdict DRIVER CASE DEVICE RING OUTCOME  one PASS:/FAIL: line
 #       comparing OUTCOME with the row of tests/peers/dev-torture.table
 #       (A|B allows either), ${LABEL} before the name; a FAIL sets bad=1
 
 TORTURE_TABLE=tests/peers/dev-torture.table
-# The guest's rows in make check (CASE:DEVICE:RING), one boot each: one of
-# each outcome detected, tolerated, hung, both devices (DPDK runs every
-# packed row); make torture-drivers runs them all.
-TORTURE_GUEST_SUBSET="used-id-range:blk:split used-len:net:split no-signal:blk:split"
-
 torture_rows() {
 	local vd=$1 c rings dev r
 	shift

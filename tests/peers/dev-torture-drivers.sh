@@ -29,23 +29,32 @@
 #              lie cannot reach the driver (QEMU's virtio-net keeps its own
 #              config space)
 #
+# The guest's rows share boots: one a device and ring (blk split, blk
+# packed, net split, net packed), each row a device of its own at its own
+# PCI slot on its own vhost_dev, each device's I/O in a guest process of
+# its own (tests/peers/guest-init.sh rigeach), its bounds its own; the
+# console's kernel lines go to the device they name (guest_scan).  A crash
+# or a fault line naming no device in such a boot runs each of its rows
+# again on a boot of its own; a guest that got stuck runs the rows it had
+# not settled again.
+#
 # Usage: tests/peers/dev-torture-drivers.sh [--all] [--driver=guest|dpdk]
-#            [--ring=split|packed] BUILD_DIR [LABEL]
-#   --all     every case on the guest too (make torture-drivers); without
-#             it the guest runs TORTURE_GUEST_SUBSET (tests/lib/dev-torture.sh)
+#            [--ring=split|packed] [--device=blk|net] BUILD_DIR [LABEL]
+#   --all     each guest row on a boot of its own (make torture-drivers)
 #   --driver  only that driver (default both)
 #   --ring    only that ring (default both)
+#   --device  only that device's guest rows (default both; DPDK is net)
 #   RECORD=1 prints the rows in the table's format instead.
 # Environment: GUEST_DIR (the guest build cache, default build-guest),
-#   CASES=ERE (only the cases whose names match), GUEST_ROWS (the guest's
-#   rows without --all, CASE:DEVICE:RING ..., default TORTURE_GUEST_SUBSET).
+#   CASES=ERE (only the cases whose names match), GUEST_ROWS (only these
+#   guest rows, CASE:DEVICE:RING ...).
 set -u
 cd "$(dirname "$0")/../.."
-ALL=0 DRIVERS="guest dpdk" RINGS="split packed"
+ALL=0 DRIVERS="guest dpdk" RINGS="split packed" DEVICES="blk net"
 usage() {
 	echo "dev-torture-drivers.sh: $1" >&2
 	echo "usage: tests/peers/dev-torture-drivers.sh [--all] [--driver=guest|dpdk]" \
-		"[--ring=split|packed] BUILD_DIR [LABEL]" >&2
+		"[--ring=split|packed] [--device=blk|net] BUILD_DIR [LABEL]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -53,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--all) ALL=1 ;;
 	--driver=guest | --driver=dpdk) DRIVERS=${1#--driver=} ;;
 	--ring=split | --ring=packed) RINGS=${1#--ring=} ;;
+	--device=blk | --device=net) DEVICES=${1#--device=} ;;
 	-*) usage "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -64,18 +74,19 @@ LABEL=${2:-}
 GUEST_DIR=${GUEST_DIR:-build-guest}
 GUEST_WAIT=${GUEST_WAIT:-8}
 VHOST_DEV=$B/vhost_dev
-DISK_BYTES=$((16 << 20))
 DPDK_FRAMES=5000
 . tests/lib/vhost-dev.sh
 . tests/lib/guest.sh
+# The guest's disk: 16 MiB (after guest.sh, whose peer checks use more).
+DISK_BYTES=$((16 << 20))
 . tests/lib/testpmd.sh
 . tests/lib/dev-torture.sh
 [ -x "$VHOST_DEV" ] || { echo "FAIL: ${LABEL}dev-torture drivers: $VHOST_DEV is not built"; exit 1; }
 
-# fired ERE FILE: has vhost_dev broken the rule yet?  fired_at: when it
-# was seen ($tick + 1, in tenths of a second).  A config case lies from the
-# start: its bound runs from the driver's first sign of life, a line of
-# FILE matching ERE.
+# fired ERE FILE: has vhost_dev broken the rule yet (dpdk_one)?  fired_at:
+# when it was seen ($tick + 1, in tenths of a second).  A config case lies
+# from the start: its bound runs from the driver's first sign of life, a
+# line of FILE matching ERE.
 fired_at=0
 fired() {
 	[ "$fired_at" != 0 ] && return 0
@@ -88,35 +99,152 @@ fired() {
 }
 
 # The kernel's lines that name a fault: the virtio drivers' and
-# virtio_ring's (BAD_RING prints "virtio_blk virtio0: req.0:id N ...").
+# virtio_ring's (BAD_RING prints "virtio_blk virtio0: req.0:id N ..."),
+# and those of a crash.
 FAULT='^virtio_(blk|net) virtio[0-9]+: |virtio_ring'
+CRASH='Oops|BUG:|Kernel panic|general protection|Call Trace'
 # kmsg ERE: the guest kernel's first line matching ERE once /init started
-# (RIG-INIT), timestamp cut.
+# (RIG-INIT), timestamp cut, in the device's console $CON.
 kmsg() {
-	tr -d '\r' <"$T/console" | sed -n '/RIG-INIT/,$ s/^\[ *[0-9.]*\] //p' |
+	tr -d '\r' <"$CON" | sed -n '/RIG-INIT/,$ s/^\[ *[0-9.]*\] //p' |
 		grep -E "$1" | head -n 1
 }
 
-# guest_one CASE DEVICE RING: one boot; sets OUT ("OUTCOME|MESSAGE").
-guest_one() {
-	local c=$1 dev=$2 ring=$3 opts="" cmd waited attempt
-	local why res msg sum
-	local -a args da
-	[ "$ring" = packed ] && opts=",packed=on"
-	[ "$c" = packed-mid-id ] && opts="$opts,indirect_desc=off"
-	if [ "$dev" = blk ]; then
-		da=(--type=blk --disk="$T/disk.img")
-		"$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" 7 || { OUT="error|mkdisk"; return; }
-		args=(-chardev "socket,id=c0,path=$T/dev.sock"
-		      -device "vhost-user-blk-pci,chardev=c0,num-queues=1$opts")
-		cmd="rigblk=1 rigbs=65536"
-	else
-		da=(--type=net)
-		args=(-chardev "socket,id=n0c,path=$T/dev.sock" -netdev vhost-user,id=n0,chardev=n0c
-		      -device "virtio-net-pci,netdev=n0,vectors=0$opts")
-		cmd="rignet=300"
+# The guest's devices: PCI slot GUEST_SLOT0 + i for row i of a boot, up
+# to 0x1e (slot 1 is the VGA card, 2 QEMU's default NIC, 0x1f the ICH9).
+GUEST_SLOT0=3
+GUEST_MAX=$((0x1e - GUEST_SLOT0 + 1))
+GUEST_STUCK=5
+# The rows that stop the whole guest (used-id-free breaks virtio_net's
+# transmit ring, whose used index the device moved on: the spin guest_boot
+# tells of), which would cost a boot of several 5 s and a second boot.
+GUEST_ALONE="used-id-free:net:split used-id-free:net:packed"
+
+# guest_scan MODE CONSOLE [SLOT [LINES]]: a boot's console, its devices
+# told apart by the guest's RIG-DEV lines (tests/peers/guest-init.sh
+# rigeach): a kernel line naming a device (virtioN, vdX, ethN) is that
+# device's, one naming none is every device's; a warning's lines ("cut
+# here" to "end trace") are the device one of them names.
+#   state   "SLOT DONE SAID" a device: DONE 1 once its RIG-DONE came, SAID
+#           1 once a line of its matched FAULT after RIG-INIT; then
+#           "beats N", the guest's RIG-TICK lines so far
+#   view    SLOT's console as a boot of its own would show it (its
+#           RIG-DONE as the RIG-RESULT line), to that line or line LINES
+#   shared  the lines after RIG-INIT that could be any device's doing: an
+#           oops, a panic, a BUG, a trace no device's, or a fault or "I/O
+#           error" naming no device
+guest_scan() {
+	awk -v mode="$1" -v slot="${3:-}" -v lines="${4:-0}" -v fault="$FAULT" -v crash="$CRASH" '
+	function after(tag) { return substr(line, index(line, tag) + length(tag)) }
+	# The device the names in k belong to: "*" none, "?" several.
+	function owner_of(k,   n, w, i, o) {
+		o = "*"
+		n = split(k, w, /[^A-Za-z0-9_]+/)
+		for (i = 1; i <= n; i++)
+			if (w[i] in owner)
+				o = o == "*" || o == owner[w[i]] ? owner[w[i]] : "?"
+		return o
+	}
+	FNR == 1 { pass++ }
+	{
+		line = $0
+		sub(/\r$/, "", line)
+		k = line
+		sub(/^\[ *[0-9.]*\] /, "", k)
+	}
+	pass == 1 {
+		if (index(line, "RIG-DEV ")) {
+			split(after("RIG-DEV "), w, " ")
+			owner[w[1]] = w[2]
+			if (w[4] != "-")
+				owner[w[4]] = w[2]
+			slots[w[2]] = 1
+		}
+		next
+	}
+	pass == 2 {
+		if (k ~ /-+\[ cut here \]-+/)
+			b = FNR
+		if (b) {
+			in_block[FNR] = b
+			o = owner_of(k)
+			if (!(b in bowner) || bowner[b] == "*")
+				bowner[b] = o
+			else if (o != "*" && o != bowner[b])
+				bowner[b] = "?"
+		}
+		if (k ~ /---\[ end trace/)
+			b = 0
+		next
+	}
+	mode == "view" && lines && FNR > lines { exit }
+	index(line, "RIG-INIT") { init = 1 }
+	index(line, "RIG-TICK") { beats++; next }
+	index(line, "RIG-DEV ") || index(line, "RIG-RESULT") { next }
+	index(line, "RIG-IO ") || index(line, "RIG-DONE ") {
+		done_ = index(line, "RIG-DONE ") > 0
+		rest = after(done_ ? "RIG-DONE " : "RIG-IO ")
+		s = rest
+		sub(/ .*/, "", s)
+		sub(/^[^ ]*/, "", rest)
+		if (done_)
+			done[s] = 1
+		if (mode == "view" && s == slot) {
+			if (!done_) {
+				sub(/^ /, "", rest)
+				print rest
+			} else {
+				print "RIG-RESULT" rest
+				exit
+			}
+		}
+		next
+	}
+	{
+		o = FNR in in_block ? bowner[in_block[FNR]] : owner_of(k)
+		if (mode == "view" && (o == "*" || o == slot))
+			print line
+		if (!init)
+			next
+		if (k ~ fault) {
+			if (o == "*")
+				for (s in slots)
+					said[s] = 1
+			else
+				said[o] = 1
+		}
+		if (mode == "shared" && (k ~ /Oops|BUG:|Kernel panic|general protection/ ||
+					 (k ~ crash && (o == "*" || o == "?")) ||
+					 (o == "*" && (k ~ fault || k ~ /I\/O error/))))
+			print k
+	}
+	END {
+		if (mode != "state")
+			exit
+		for (s in slots)
+			print s, done[s] + 0, said[s] + 0
+		print "beats", beats + 0
+	}' "$2" "$2" "$2"
+}
+
+# guest_group CASE:DEVICE:RING...: one boot with a device for each row,
+# each on its own vhost_dev; GOUT[i] "OUTCOME|MESSAGE" for row i.  GSHARED
+# says why the outcomes of a boot of several devices cannot be told apart
+# (a crash, a fault line naming no device): the caller runs each alone.
+# A guest that got stuck (G_STUCK) leaves GOUT[i] empty for the rows it
+# had not settled, GRERUN: the caller runs them again.
+guest_group() {
+	local i=0 r attempt
+	G_C=() G_D=() G_R=() G_SLOT=() GOUT=() GSHARED="" GRERUN=()
+	for r; do
+		IFS=: read -r "G_C[$i]" "G_D[$i]" "G_R[$i]" <<<"$r"
+		G_SLOT[i]=$(printf '0000:00:%02x.0' $((GUEST_SLOT0 + i)))
+		i=$((i + 1))
+	done
+	if ! "$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" 7; then
+		for i in "${!G_C[@]}"; do GOUT[i]="error|mkdisk"; done
+		return
 	fi
-	[ "$c" = net-queue-pairs ] && da+=(--queues=2)
 	# A boot that never reached /init (TCG under load: "IO-APIC + timer
 	# doesn't work!") is tried once more.
 	for attempt in 1 2; do
@@ -124,65 +252,146 @@ guest_one() {
 		grep -aq RIG-INIT "$T/console" && break
 	done
 	if ! grep -aq RIG-INIT "$T/console"; then
-		OUT="error|the guest did not reach /init twice: $(tr -d '\r' <"$T/console" | grep -v '^$' | tail -n 1)"
+		for i in "${!G_C[@]}"; do
+			GOUT[i]="error|the guest did not reach /init twice: $(tr -d '\r' <"$T/console" | grep -v '^$' | tail -n 1)"
+		done
 		return
 	fi
-	classify_guest
+	if [ ${#G_C[@]} -gt 1 ]; then
+		GSHARED=$(guest_scan shared "$T/console" | head -n 1)
+		[ -z "$GSHARED" ] || return
+	fi
+	for i in "${!G_C[@]}"; do
+		if [ -z "${G_WAITED[i]:-}" ]; then
+			GRERUN+=("${G_C[i]}:${G_D[i]}:${G_R[i]}")
+			continue
+		fi
+		c=${G_C[i]} dev=${G_D[i]} CON=$T/g$i.console DOUT=$T/g$i.out waited=${G_WAITED[i]}
+		if ! grep -aq "RIG-DEV [^ ]* ${G_SLOT[i]} " "$T/console"; then
+			GOUT[i]="error|the guest did not list a device at ${G_SLOT[i]}: $(tr -d '\r' <"$T/console" | grep -v '^$' | tail -n 1)"
+			continue
+		fi
+		guest_scan view "$T/console" "${G_SLOT[i]}" "${G_CUT[i]:-0}" >"$CON"
+		classify_guest
+		GOUT[i]=$OUT
+	done
 }
 
-# guest_boot: one boot (guest_one's locals), the console in $T/console.
+# guest_boot: one boot of guest_group's devices, the console in
+# $T/console.  A device is done at its RIG-DONE line, GUEST_WAIT s after
+# its rule was broken, or 3 s after the kernel named its fault (time for
+# an oops to follow); G_WAITED[i] that bound, G_CUT[i] the console's
+# length then (what a boot of its own would have shown).  The boot ends
+# when every device is done, 90 s in all.  With several devices, a guest
+# that stops its RIG-TICK lines is stuck, whichever device did it (Linux
+# 6.1's virtio_net spins in virtnet_poll_cleantx on a broken transmit
+# ring the device used past): it is no device's bound while that lasts
+# (3 s), and after GUEST_STUCK s (5) the boot ends, G_STUCK set and the
+# devices not done with G_WAITED[i] empty.
 guest_boot() {
-	local qpid tick=0 said_at=0
-	waited=$GUEST_WAIT
-	if ! start_dev dev "${da[@]}" --torture="$c"; then
-		OUT="error|vhost_dev did not start: $(head -n 1 "$T/dev.err")"
-		return 1
-	fi
+	local i qpid tick=0 init=0 all opts broken s d said beats=0 last_beats=0 last_beat=0 stuck
+	local -a args da dpids fired_at said_at dn said_now
+	G_WAITED=() G_CUT=() G_STUCK=""
+	for i in "${!G_C[@]}"; do
+		opts=""
+		[ "${G_R[i]}" = packed ] && opts=",packed=on"
+		[ "${G_C[i]}" = packed-mid-id ] && opts="$opts,indirect_desc=off"
+		opts="$opts,addr=$(printf 0x%02x $((GUEST_SLOT0 + i)))"
+		if [ "${G_D[i]}" = blk ]; then
+			da=(--type=blk --disk="$T/disk.img")
+			args+=(-chardev "socket,id=c$i,path=$T/g$i.sock"
+			       -device "vhost-user-blk-pci,chardev=c$i,num-queues=1$opts")
+		else
+			da=(--type=net)
+			args+=(-chardev "socket,id=c$i,path=$T/g$i.sock" -netdev "vhost-user,id=n$i,chardev=c$i"
+			       -device "virtio-net-pci,netdev=n$i,vectors=0$opts")
+		fi
+		[ "${G_C[i]}" = net-queue-pairs ] && da+=(--queues=2)
+		if ! start_dev "g$i" "${da[@]}" --torture="${G_C[i]}"; then
+			for s in "${!G_C[@]}"; do
+				GOUT[s]="error|vhost_dev did not start: $(head -n 1 "$T/g$i.err")"
+			done
+			for d in "${dpids[@]}" "$DEV_PID"; do stop_dev "$d"; done
+			return 1
+		fi
+		dpids+=("$DEV_PID")
+	done
 	# loglevel=5: the kernel's warnings and errors on the console.
-	guest_cmd "$cmd loglevel=5" "${args[@]}"
+	guest_cmd "rigeach=1 rigbs=65536 rignet=300 loglevel=5" "${args[@]}"
+	: >"$T/console"
 	"${QEMU_CMD[@]}" </dev/null >"$T/console" 2>&1 &
 	qpid=$!
 	PIDS="$PIDS $qpid"
-	fired_at=0
-	# Bounded: GUEST_WAIT s once the rule is broken, 3 s once the kernel
-	# named the fault (time for an oops to follow), 90 s in all.
 	while kill -0 "$qpid" 2>/dev/null && [ $tick -lt 900 ]; do
-		if fired RIG-INIT "$T/console" && [ $((tick - fired_at)) -ge $((GUEST_WAIT * 10)) ]; then
+		[ $init = 1 ] || ! grep -aq RIG-INIT "$T/console" || init=1
+		broken=$(grep -l '^torture: .*: done' "$T"/g[0-9]*.err 2>/dev/null)
+		dn=() said_now=()
+		while read -r s d said; do
+			[ "$s" = beats ] && beats=$d && continue
+			for i in "${!G_SLOT[@]}"; do
+				[ "${G_SLOT[i]}" = "$s" ] && dn[i]=$d said_now[i]=$said
+			done
+		done < <(guest_scan state "$T/console")
+		[ "$beats" = "$last_beats" ] || last_beats=$beats last_beat=$tick
+		stuck=0
+		[ ${#G_C[@]} -gt 1 ] && [ "$beats" -gt 0 ] && stuck=$((tick - last_beat))
+		if [ $stuck -ge $((GUEST_STUCK * 10)) ]; then
+			G_STUCK="no RIG-TICK for $GUEST_STUCK s"
 			break
 		fi
-		if [ "$said_at" = 0 ] && [ -n "$(kmsg "$FAULT")" ]; then
-			said_at=$tick
-		elif [ "$said_at" != 0 ] && [ $((tick - said_at)) -ge 30 ]; then
-			waited=3
-			break
-		fi
+		all=1
+		for i in "${!G_C[@]}"; do
+			[ -z "${G_WAITED[i]:-}" ] || continue
+			if [ -z "${fired_at[i]:-}" ]; then
+				if [[ ${G_C[i]} == blk-* || ${G_C[i]} == net-* ]] && [ $init = 1 ] ||
+					[[ $'\n'$broken$'\n' == *$'\n'"$T/g$i.err"$'\n'* ]]; then
+					fired_at[i]=$((tick + 1))
+				fi
+			fi
+			if [ "${dn[i]:-0}" = 1 ]; then
+				G_WAITED[i]=$GUEST_WAIT
+			elif [ -n "${fired_at[i]:-}" ] && [ $((tick - fired_at[i])) -ge $((GUEST_WAIT * 10)) ] &&
+				[ $stuck -lt 30 ]; then
+				G_WAITED[i]=$GUEST_WAIT G_CUT[i]=$(wc -l <"$T/console")
+			elif [ -z "${said_at[i]:-}" ] && [ "${said_now[i]:-0}" = 1 ]; then
+				said_at[i]=$tick
+			elif [ -n "${said_at[i]:-}" ] && [ $((tick - said_at[i])) -ge 30 ]; then
+				G_WAITED[i]=3 G_CUT[i]=$(wc -l <"$T/console")
+			fi
+			[ -n "${G_WAITED[i]:-}" ] || all=0
+		done
+		[ $all = 1 ] && break
 		sleep 0.1
 		tick=$((tick + 1))
+	done
+	for i in "${!G_C[@]}"; do
+		[ -n "$G_STUCK" ] || G_WAITED[i]=${G_WAITED[i]:-$GUEST_WAIT}
 	done
 	kill "$qpid" 2>/dev/null
 	wait "$qpid" 2>/dev/null
 	forget_pid "$qpid"
-	stop_dev "$DEV_PID"
+	for d in "${dpids[@]}"; do stop_dev "$d"; done
 }
 
-# classify_guest: OUT from the boot's console (guest_one's locals).
+# classify_guest: OUT from a device's console $CON and its vhost_dev's output
+# $DOUT (guest_group's c, dev, waited).
 classify_guest() {
-	RESULT=$(grep -ao 'RIG-RESULT.*' "$T/console" | tr -d '\r' | tail -n 1)
+	RESULT=$(grep -ao 'RIG-RESULT.*' "$CON" | tr -d '\r' | tail -n 1)
 	# QEMU's virtio-net keeps a config space of its own (vhost-user/README).
-	if [[ $c == net-* ]] && msg=$(grep -a -m1 'PROTOCOL_F_CONFIG but QEMU does not' "$T/console"); then
+	if [[ $c == net-* ]] && msg=$(grep -a -m1 'PROTOCOL_F_CONFIG but QEMU does not' "$CON"); then
 		OUT="not-done|the lie never reaches the guest: ${msg//$'\r'/}"
 		return
 	fi
-	if grep -q 'never done' "$T/dev.out"; then
-		OUT="not-done|vhost_dev never broke the rule: $(grep -m1 'never done' "$T/dev.out")"
+	if grep -q 'never done' "$DOUT"; then
+		OUT="not-done|vhost_dev never broke the rule: $(grep -m1 'never done' "$DOUT")"
 		return
 	fi
 	if [ -z "$RESULT" ]; then
 		res="then no result within $waited s"
 	else
-		res="then $(tr -d '\r' <"$T/console" | grep -m1 '^guest_io: ' || echo "$RESULT")"
+		res="then $(tr -d '\r' <"$CON" | grep -m1 '^guest_io: ' || echo "$RESULT")"
 	fi
-	msg=$(kmsg 'Oops|BUG:|Kernel panic|general protection|Call Trace')
+	msg=$(kmsg "$CRASH")
 	if [ -n "$msg" ]; then
 		OUT="crashed|$msg"
 		return
@@ -206,11 +415,11 @@ classify_guest() {
 		return
 	fi
 	if [ "$dev" = net ] && [ -n "$(field net_bad)" ] && [ "$(field net_bad)" != 0 ]; then
-		OUT="accepted|$(field net_bad) frames came back different: $(grep -m1 'differs' "$T/console" | tr -d '\r')"
+		OUT="accepted|$(field net_bad) frames came back different: $(grep -m1 'differs' "$CON" | tr -d '\r')"
 		return
 	fi
 	if [ -z "$RESULT" ] || [[ $RESULT == *error=* && $(field net_lost) == "" ]] ||
-		grep -q 'did not come back' "$T/console"; then
+		grep -q 'did not come back' "$CON"; then
 		OUT="hung|no word from the kernel; $res"
 		return
 	fi
@@ -290,6 +499,52 @@ row() {
 	torture_verdict "$@" "$outcome"
 }
 
+# guest_rows: the guest's rows to run, "CASE:DEVICE:RING" a line.
+guest_rows() {
+	local c dev ring
+	while read -r c dev ring; do
+		[[ " $RINGS " == *" $ring "* && " $DEVICES " == *" $dev "* && $c =~ ${CASES:-.} ]] ||
+			continue
+		[ -z "${GUEST_ROWS:-}" ] || [[ " $GUEST_ROWS " == *" $c:$dev:$ring "* ]] || continue
+		echo "$c:$dev:$ring"
+	done < <(torture_rows "$VHOST_DEV" blk net)
+}
+
+# guest_report ROW...: guest_group's outcomes, a row each; a boot of
+# several whose outcomes cannot be told apart is said, then each row runs
+# on a boot of its own.
+guest_report() {
+	local i r
+	local -a rows=("$@")
+	T0=$SECONDS
+	guest_group "${rows[@]}"
+	if [ -n "$GSHARED" ]; then
+		echo "# dev-torture guest: one boot of ${#rows[@]} devices showed \"$GSHARED\":" \
+			"which device's lie caused it is unknown; each runs on a boot of its own"
+		for r in "${rows[@]}"; do
+			guest_report "$r"
+		done
+		return
+	fi
+	local -a again=("${GRERUN[@]}")
+	for i in "${!rows[@]}"; do
+		[ -n "${GOUT[i]:-}" ] || continue
+		OUT=${GOUT[i]}
+		IFS=: read -r c dev ring <<<"${rows[i]}"
+		row guest "$c" "$dev" "$ring"
+	done
+	[ ${#again[@]} -gt 0 ] || return
+	echo "# dev-torture guest: a boot of ${#rows[@]} devices got stuck ($G_STUCK):" \
+		"${again[*]} again"
+	if [ ${#again[@]} -lt ${#rows[@]} ]; then
+		guest_report "${again[@]}"
+	else
+		for r in "${again[@]}"; do
+			guest_report "$r"
+		done
+	fi
+}
+
 if [[ $DRIVERS != *guest* ]]; then
 	:
 elif ! guest_ready; then
@@ -297,14 +552,33 @@ elif ! guest_ready; then
 else
 	"$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" 7 &&
 		WANT_SUM=$("$T/guest_io" sum "$T/disk.img" | awk '{ print $3 }')
-	while read -r c dev ring; do
-		[[ " $RINGS " == *" $ring "* && $c =~ ${CASES:-.} ]] || continue
-		[ $ALL = 1 ] || [[ " ${GUEST_ROWS:-$TORTURE_GUEST_SUBSET} " == *" $c:$dev:$ring "* ]] ||
-			continue
-		T0=$SECONDS
-		guest_one "$c" "$dev" "$ring"
-		row guest "$c" "$dev" "$ring"
-	done < <(torture_rows "$VHOST_DEV" blk net)
+	mapfile -t rows < <(guest_rows)
+	if [ $ALL = 1 ]; then
+		for r in "${rows[@]}"; do
+			guest_report "$r"
+		done
+	else
+		# A boot a device and ring, up to GUEST_MAX devices; GUEST_ALONE
+		# each on a boot of its own.
+		for key in "blk split" "blk packed" "net split" "net packed"; do
+			group=() alone=()
+			for r in "${rows[@]}"; do
+				[[ $r == *":${key/ /:}" ]] || continue
+				if [[ " $GUEST_ALONE " == *" $r "* ]]; then
+					alone+=("$r")
+				else
+					group+=("$r")
+				fi
+			done
+			while [ ${#group[@]} -gt 0 ]; do
+				guest_report "${group[@]:0:GUEST_MAX}"
+				group=("${group[@]:GUEST_MAX}")
+			done
+			for r in "${alone[@]}"; do
+				guest_report "$r"
+			done
+		done
+	fi
 fi
 if [[ $DRIVERS != *dpdk* ]]; then
 	:

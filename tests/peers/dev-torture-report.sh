@@ -6,15 +6,14 @@
 # outcome tests/peers/dev-torture.table records (a letter each: Detected,
 # Accepted, Hung, Tolerated, Crashed; n "never done", the case cannot be
 # made against that driver; . the case does not apply).  rig and kernel
-# (vhost_test) show blk's outcome, "blk/net" where the two differ; a guest
-# cell in make check's subset is marked *.  make check compares tests/README
-# with this output.
+# (vhost_test) show blk's outcome, "blk/net" where the two differ.  make
+# check compares tests/README with this output.
 #
 # Usage: tests/peers/dev-torture-report.sh
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/dev-torture.sh
-awk -v subset=" $TORTURE_GUEST_SUBSET " '
+awk '
 function code(o,   n, i, a, s) {
 	n = split(o, a, "|")
 	s = ""
@@ -22,14 +21,9 @@ function code(o,   n, i, a, s) {
 		s = s (a[i] == "not-done" ? "n" : toupper(substr(a[i], 1, 1)))
 	return s
 }
-function cell(d, c, v, r,   k, x) {
+function cell(d, c, v, r,   k) {
 	k = d SUBSEP c SUBSEP v SUBSEP r
-	if (!(k in out))
-		return "."
-	x = code(out[k])
-	if (d == "guest" && index(subset, " " c ":" v ":" r " "))
-		x = x "*"
-	return x
+	return k in out ? code(out[k]) : "."
 }
 function both(d, c, r,   b, n) {
 	b = cell(d, c, "blk", r)

@@ -77,7 +77,7 @@ mods=$(echo "$K"/lib/modules/*/kernel)
 
 mkdir -p "$R"/bin "$R"/proc "$R"/sys "$R"/dev "$R"/tmp "$R"/lib/mod
 cp "$(command -v busybox)" "$R/bin/busybox"
-for a in sh mount insmod cat echo sleep poweroff grep date tr; do
+for a in sh mount insmod cat echo sleep poweroff grep date tr readlink; do
 	ln -s busybox "$R/bin/$a"
 done
 # Load order from modinfo's depends (the .deb has no modules.dep).

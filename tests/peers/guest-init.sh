@@ -12,8 +12,16 @@
 #                             read back the disk there (guest_io cpus blk)
 #   rigcpusnet=N              from every CPU at once: N frames each
 #                             (guest_io cpus net)
+#   rigeach=1                 every virtio device at once, each in a process
+#                             of its own: blk read as rigblk, net as rignet
+#                             (a device that hangs stops only its own I/O)
 # It prints "RIG-INIT" first, then one line "RIG-RESULT ..." (every field key=value, "error" set
-# if anything failed) and powers off.
+# if anything failed) and powers off.  With rigeach, first for each device
+# "RIG-DEV VIRTIO PCI-ADDRESS DRIVER NAME" (virtio3 0000:00:05.0 virtio_blk
+# vdb; none and - when no driver took it), then as each one's I/O ends its
+# guest_io complaints as "RIG-IO PCI-ADDRESS LINE" and its fields as
+# "RIG-DONE PCI-ADDRESS key=value ...", and meanwhile "RIG-TICK" every
+# 0.5 s (a guest that stops printing it is stuck, whatever its devices).
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
@@ -28,15 +36,33 @@ wait_for() {
 	while [ ! -e "$1" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
 	[ -e "$1" ]
 }
-if [ -n "$rigblk" ]; then
-	if wait_for /dev/vda && out=$(guest_io sum /dev/vda $rigbs); then
+# blk_io DEV FEATURES: read all of DEV, its size and sum (and the features
+# file FEATURES) into res.
+blk_io() {
+	f=$2
+	if wait_for "$1" && out=$(guest_io sum "$1" $rigbs); then
 		set -- $out
 		res="$res blk_bytes=$2 blk_sum=$3 blk_mbps=$4"
-		res="$res blk_features=$(cat /sys/block/vda/device/features)"
+		res="$res blk_features=$(cat "$f")"
 	else
 		err="$err blk-read"
 	fi
-fi
+}
+# net_io IFNAME FEATURES: rignet frames through IFNAME, the counts also when
+# a check failed (net_lost: frames skipped).
+net_io() {
+	f=$2
+	if wait_for "/sys/class/net/$1"; then
+		out=$(guest_io net "$1" "$rignet") || err="$err net"
+		set -- $out
+		[ $# -ge 11 ] &&
+			res="$res net_sent=$3 net_received=$5 net_bad=$7 net_wait_ms=$9 net_lost=${11}"
+		res="$res net_features=$(cat "$f")"
+	else
+		err="$err net"
+	fi
+}
+[ -n "$rigblk" ] && blk_io /dev/vda /sys/block/vda/device/features
 if [ -n "$rigwrite" ]; then
 	IFS=, read -r off len seed <<EOF
 $rigwrite
@@ -44,17 +70,36 @@ EOF
 	guest_io write /dev/vda "$off" "$len" "$seed" >/dev/null && res="$res blk_write=ok" ||
 		err="$err blk-write"
 fi
-if [ -n "$rignet" ]; then
-	# The counts also when a check failed (net_lost: frames skipped).
-	if wait_for /sys/class/net/eth0; then
-		out=$(guest_io net eth0 "$rignet") || err="$err net"
-		set -- $out
-		[ $# -ge 11 ] &&
-			res="$res net_sent=$3 net_received=$5 net_bad=$7 net_wait_ms=$9 net_lost=${11}"
-		res="$res net_features=$(cat /sys/class/net/eth0/device/features)"
-	else
-		err="$err net"
-	fi
+[ -n "$rignet" ] && [ -z "$rigeach" ] && net_io eth0 /sys/class/net/eth0/device/features
+if [ -n "$rigeach" ]; then
+	while :; do echo RIG-TICK; sleep 0.5; done &
+	tick=$! pids=""
+	for d in /sys/bus/virtio/devices/virtio*; do
+		[ -e "$d" ] || continue
+		p=$(readlink -f "$d")
+		p=${p%/*} drv=none name=-
+		[ -e "$d/driver" ] && drv=$(readlink "$d/driver") && drv=${drv##*/}
+		for x in "$d"/block/* "$d"/net/*; do [ -e "$x" ] && name=${x##*/}; done
+		echo "RIG-DEV ${d##*/} ${p##*/} $drv $name"
+		(
+			res="" err="" slot=${p##*/}
+			case $(cat "$d/device") in
+			0x0002) [ "$name" = - ] && err=blk-read ||
+				blk_io "/dev/$name" "$d/features" 2>"/tmp/$slot.err" ;;
+			0x0001) [ "$name" = - ] && err=net ||
+				net_io "$name" "$d/features" 2>"/tmp/$slot.err" ;;
+			*) err=device-$(cat "$d/device") ;;
+			esac
+			[ -f "/tmp/$slot.err" ] && while read -r line; do
+				echo "RIG-IO $slot $line"
+			done <"/tmp/$slot.err"
+			[ -n "$err" ] && res="$res error=$(echo $err | tr ' ' ,)"
+			echo "RIG-DONE $slot$res"
+		) &
+		pids="$pids $!"
+	done
+	wait $pids
+	kill $tick
 fi
 # cpus_run NAME ARGS...: guest_io cpus ARGS; its per-CPU figures as
 # NAME_ios=A,B,... and its totals as NAME_bad=, NAME_moved=, NAME_s= (the

@@ -232,7 +232,9 @@ static size_t make_frame(unsigned char *f, const unsigned char *mac,
  * A packet socket on @ifname (brought up) for ETH_P_RIG frames, with @mac
  * filled in.  With @own, it sees only the frames sender @id received
  * (a filter on the id byte, our own transmissions left out) and has room
- * for every frame in flight: several senders share the interface.
+ * for every frame in flight: several senders share the interface.  It
+ * takes no frame before bind() names the interface (protocol 0 until
+ * then): another interface's frames would queue on it meanwhile.
  */
 static int net_open(const char *ifname, unsigned char *mac, bool own, uint8_t id)
 {
@@ -246,7 +248,7 @@ static int net_open(const char *ifname, unsigned char *mac, bool own, uint8_t id
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct timeval tv = { .tv_sec = NET_WAIT_S };
 	struct ifreq ifr = { 0 };
-	int s = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_RIG)), one = 1, big = 4 << 20;
+	int s = socket(AF_PACKET, SOCK_RAW, 0), one = 1, big = 4 << 20;
 
 	if (s < 0 || strlen(ifname) >= IFNAMSIZ) {
 		perror("guest_io: socket");
