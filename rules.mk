@@ -105,8 +105,9 @@ $(CHECK_MODES): check-%:
 
 # make torture-drivers: every vhost_dev --torture case against the Linux
 # guest's virtio-blk and virtio-net and DPDK's virtio-user, each outcome
-# against tests/peers/dev-torture.table (make check runs DPDK's and a
-# subset of the guest's; tests/README).
+# against tests/peers/dev-torture.table, each guest row on a boot of its
+# own (make check runs the same rows, the guest's sharing boots;
+# tests/README).
 torture-drivers: all
 	$(Q)$(srctree)/tests/peers/dev-torture-drivers.sh --all $(CURDIR)
 
