@@ -102,6 +102,9 @@
 #define EXIT_BUG_CAUGHT	3
 
 enum device_bug { BUG_NONE, BUG_WRONG_ID, BUG_LONG_LEN };
+static const char *const device_bug_name[] = {
+	[BUG_WRONG_ID] = "wrong-id", [BUG_LONG_LEN] = "long-len",
+};
 
 static struct {
 	u64 features;
@@ -743,7 +746,7 @@ static void parse_options(int argc, char *argv[])
 		{ "vhost", no_argument, NULL, OPT_VHOST },
 		{ }
 	};
-	int c;
+	int c, bug;
 
 	rig_getopt_name(argv);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -780,13 +783,12 @@ static void parse_options(int argc, char *argv[])
 						optarg);
 			break;
 		case OPT_DEVICE_BUG:
-			if (!strcmp(optarg, "wrong-id"))
-				opt.bug = BUG_WRONG_ID;
-			else if (!strcmp(optarg, "long-len"))
-				opt.bug = BUG_LONG_LEN;
-			else
+			bug = rig_name_index(optarg, device_bug_name,
+					     ARRAY_SIZE(device_bug_name));
+			if (bug < 0)
 				rig_usage_error("bad --device-bug '%s': wrong-id or long-len",
 						optarg);
+			opt.bug = bug;
 			break;
 		case OPT_VERSION:
 			rig_print_version("virtio_test");

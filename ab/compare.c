@@ -620,20 +620,18 @@ int main(int argc, char *argv[])
 	const char *save = NULL, *verdict;
 	enum kind kind = KIND_NONE;
 	FILE *save_f = NULL;
-	int opt;
+	int opt, m;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":m:n:w:r:s:qh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'm':
-			for (i = 0; i < METRIC_COUNT; i++)
-				if (!strcmp(optarg, metric_name[i]))
-					break;
-			if (i == METRIC_COUNT)
+			m = rig_name_index(optarg, metric_name, METRIC_COUNT);
+			if (m < 0)
 				bad_usage("--metric: '%s' is not one of auto, "
 					  "own, wall, cpu, instructions", optarg);
-			metric = i;
+			metric = m;
 			break;
 		case 'n': pairs = parse_count("--pairs", optarg, 1, 1000000); break;
 		case 'w': warmup = parse_count("--warmup", optarg, 0, 1000000); break;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness/text.h"
 
@@ -60,6 +61,16 @@ bool rig_parse_decimal(const char *s, unsigned long min, unsigned long max,
 		       unsigned long *out)
 {
 	return parse_ulong(s, false, min, max, out);
+}
+
+int rig_name_index(const char *s, const char *const names[], unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(s, names[i]))
+			return i;
+	return -1;
 }
 
 void rig_json_quoted(const char *s)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Text in and out, libc only: the whole numbers a command line gives, a
- * JSON string, and who built the program.  Linked by every rig program
+ * Text in and out, libc only: the whole numbers and names a command line
+ * gives, a JSON string, and who built the program.  Linked by every rig program
  * (harness.h includes this) and by the stand-alone tools (stats,
  * ab/compare), which take nothing else from the rig.
  */
@@ -20,6 +20,12 @@ bool rig_parse_ulong(const char *s, unsigned long min, unsigned long max,
 /* The same, decimal digits only. */
 bool rig_parse_decimal(const char *s, unsigned long min, unsigned long max,
 		       unsigned long *out);
+
+/*
+ * Which of the @n @names @s is: its index, or -1 when it is none of them
+ * (a NULL entry, a gap in a designated-initializer table, never matches).
+ */
+int rig_name_index(const char *s, const char *const names[], unsigned int n);
 
 /* @s as a JSON string on stdout: quotes, backslashes, control bytes escaped. */
 void rig_json_quoted(const char *s);

@@ -110,8 +110,11 @@ int main(int argc, char **argv)
 	bool have_after = false;
 	struct vub_device dev;
 	struct vub vub;
+	static const char *const net_mode_name[] = {
+		[NET_LOOPBACK] = "loopback", [NET_SINK] = "sink", [NET_SOURCE] = "source",
+	};
 	unsigned long served = 0;
-	int c, err;
+	int c, err, mode;
 
 #ifdef vringh_init_packed_user
 	features |= 1ull << VIRTIO_F_RING_PACKED;
@@ -232,12 +235,12 @@ int main(int argc, char **argv)
 		if (disk || have_size || have_id || have_qsize || blk.hold_after)
 			rig_usage_error("--disk, --size, --id, --queue-size and --hold-after are blk options");
 		net.mode = NET_LOOPBACK;
-		if (netmode && !strcmp(netmode, "sink"))
-			net.mode = NET_SINK;
-		else if (netmode && !strcmp(netmode, "source"))
-			net.mode = NET_SOURCE;
-		else if (netmode && strcmp(netmode, "loopback"))
-			rig_usage_error("--net=%s: loopback, sink or source", netmode);
+		if (netmode) {
+			mode = rig_name_index(netmode, net_mode_name, ARRAY_SIZE(net_mode_name));
+			if (mode < 0)
+				rig_usage_error("--net=%s: loopback, sink or source", netmode);
+			net.mode = mode;
+		}
 		if ((have_frames || have_window) && net.mode != NET_SOURCE)
 			rig_usage_error("--frames and --window need --net=source");
 		net.frames = frames;

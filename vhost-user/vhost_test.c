@@ -530,8 +530,9 @@ static void parse_options(int argc, char *argv[])
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ }
 	};
+	static const char *const device_name[] = { [VT_NET] = "net", [VT_BLK] = "blk" };
 	bool have_device = false, have_count = false;
-	int c;
+	int c, device;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -540,12 +541,10 @@ static void parse_options(int argc, char *argv[])
 			vt.socket = optarg;
 			break;
 		case OPT_DEVICE:
-			if (!strcmp(optarg, "net"))
-				vt.device = VT_NET;
-			else if (!strcmp(optarg, "blk"))
-				vt.device = VT_BLK;
-			else
+			device = rig_name_index(optarg, device_name, ARRAY_SIZE(device_name));
+			if (device < 0)
 				rig_usage_error("bad --device '%s' (net or blk)", optarg);
+			vt.device = device;
 			have_device = true;
 			break;
 		case OPT_PACKED:
