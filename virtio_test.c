@@ -108,7 +108,7 @@ static const char *const device_bug_name[] = {
 
 static struct {
 	u64 features;
-	bool delayed;
+	int delayed;		/* int: getopt_long sets the flag options */
 	bool packed;
 	bool in_order;
 	unsigned long used_batch; /* --in-order=N: most buffers per used entry */
@@ -116,7 +116,7 @@ static struct {
 	unsigned long reset;	/* 0: never */
 	unsigned long bufs;
 	enum device_bug bug;
-	bool vhost;
+	int vhost;
 	bool json;
 } opt = {
 	.features = 1ULL << VIRTIO_RING_F_INDIRECT_DESC |
@@ -726,44 +726,35 @@ static void parse_options(int argc, char *argv[])
 {
 	enum {
 		OPT_BATCH = 256, OPT_RESET, OPT_BUF_NUM, OPT_DEVICE_BUG,
-		OPT_VERSION, OPT_IN_ORDER, OPT_JSON, OPT_VHOST,
 	};
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		RIG_HELP_OPTION,
 		RIG_FEATURE_OPTIONS("indirect", VIRTIO_RING_F_INDIRECT_DESC),
 		RIG_FEATURE_OPTIONS("event-idx", VIRTIO_RING_F_EVENT_IDX),
 		RIG_FEATURE_OPTIONS("virtio-1", VIRTIO_F_VERSION_1),
-		{ "packed", no_argument, NULL, 'P' },
-		{ "in-order", optional_argument, NULL, OPT_IN_ORDER },
-		{ "delayed-interrupt", no_argument, NULL, 'D' },
-		{ "no-delayed-interrupt", no_argument, NULL, 'd' },
+		RIG_PACKED_OPTION,
+		RIG_IN_ORDER_OPTION(optional_argument),
+		{ "delayed-interrupt", no_argument, &opt.delayed, true },
+		{ "no-delayed-interrupt", no_argument, &opt.delayed, false },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "reset", optional_argument, NULL, OPT_RESET },
 		{ "buf-num", required_argument, NULL, OPT_BUF_NUM },
 		{ "device-bug", required_argument, NULL, OPT_DEVICE_BUG },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "vhost", no_argument, NULL, OPT_VHOST },
+		RIG_VERSION_OPTION,
+		RIG_JSON_OPTION,
+		{ "vhost", no_argument, &opt.vhost, true },
 		{ }
+	};
+	static const struct rig_getopt common = {
+		.prog = "virtio_test", .usage = usage, .features = &opt.features,
+		.packed = &opt.packed, .in_order = &opt.in_order,
+		.batch = &opt.used_batch, .batch_max = RING_SIZE, .json = &opt.json,
+		.no_operands = true,
 	};
 	int c, bug;
 
-	rig_getopt_name(argv);
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = rig_getopt(argc, argv, longopts, &common)) != -1) {
 		switch (c) {
-		case 'P':
-			opt.packed = true;
-			break;
-		case OPT_IN_ORDER:
-			opt.in_order = true;
-			rig_in_order_option(optarg, RING_SIZE, &opt.used_batch);
-			break;
-		case 'D':
-			opt.delayed = true;
-			break;
-		case 'd':
-			opt.delayed = false;
-			break;
 		case OPT_BATCH:
 			if (!strcmp(optarg, "random"))
 				opt.batch = 0;
@@ -790,25 +781,10 @@ static void parse_options(int argc, char *argv[])
 						optarg);
 			opt.bug = bug;
 			break;
-		case OPT_VERSION:
-			rig_print_version("virtio_test");
-			exit(0);
-		case OPT_JSON:
-			opt.json = true;
-			break;
-		case OPT_VHOST:
-			opt.vhost = true;
-			break;
-		case 'h':
-			usage();
-			exit(RIG_EXIT_OK);
-		default:	/* a feature, or getopt has said what */
-			if (!rig_feature_option(c, &opt.features))
-				rig_usage_hint();
+		default:	/* getopt has said what */
+			rig_usage_hint();
 		}
 	}
-	if (optind < argc)
-		rig_usage_error("unexpected argument '%s'", argv[optind]);
 	if (opt.packed) {
 		/* Packed rings exist only in virtio 1.x. */
 		if (!(opt.features & (1ULL << VIRTIO_F_VERSION_1)))

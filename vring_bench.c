@@ -346,16 +346,16 @@ int main(int argc, char *argv[])
 		{ "no-event-idx", no_argument,	    NULL, 'E' },
 		{ "no-eventidx", no_argument,	    NULL, 'E' },
 		{ "virtio-1",	 no_argument,	    NULL, '1' },
-		{ "packed",	 no_argument,	    NULL, 'P' },
+		RIG_PACKED_OPTION,
 		{ "in",		 no_argument,	    NULL, 'i' },
 		{ "mixed",	 no_argument,	    NULL, 'm' },
 		{ "calls",	 no_argument,	    NULL, 'C' },
-		{ "in-order",	 no_argument,	    NULL, 'o' },
+		RIG_IN_ORDER_OPTION(no_argument),
 		{ "vhost",	 no_argument,	    NULL, 'H' },
 		{ "cpu",	 required_argument, NULL, 'c' },
-		{ "json",	 no_argument,	    NULL, 'J' },
-		{ "version",	 no_argument,	    NULL, 'V' },
-		{ "help",	 no_argument,	    NULL, 'h' },
+		RIG_JSON_OPTION,
+		RIG_VERSION_OPTION,
+		RIG_HELP_OPTION,
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long buffers = 10000000, num = 128, nsg = 16, cpu = 0;
@@ -371,10 +371,13 @@ int main(int argc, char *argv[])
 	struct virtqueue *vq;
 	unsigned long added;
 	char *data;
+	const struct rig_getopt common = {
+		.prog = "vring_bench", .usage = usage, .packed = &packed,
+		.in_order = &in_order, .json = &json,
+	};
 	int opt;
 
-	rig_getopt_name(argv);
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = rig_getopt(argc, argv, longopts, &common)) != -1) {
 		switch (opt) {
 		case 'r':
 			/* Which rule applies waits for --packed, below. */
@@ -391,10 +394,7 @@ int main(int argc, char *argv[])
 		case 'I': indirect = false; break;
 		case 'E': event_idx = false; break;
 		case '1': version_1 = true; break;
-		case 'P': packed = true; break;
-		case 'o': in_order = true; break;
 		case 'H': vhost = true; break;
-		case 'J': json = true; break;
 		case 'i':
 		case 'm':
 		case 'C':
@@ -410,12 +410,6 @@ int main(int argc, char *argv[])
 						optarg, rig_cpus_allowed_list());
 			pin = true;
 			break;
-		case 'V':
-			rig_print_version("vring_bench");
-			return 0;
-		case 'h':
-			usage();
-			return RIG_EXIT_OK;
 		default:	/* getopt has said what */
 			rig_usage_hint();
 		}

@@ -103,68 +103,44 @@ static void usage(void)
 
 int main(int argc, char *argv[])
 {
-	enum { OPT_XFERS = 256, OPT_VERSION, OPT_IN_ORDER, OPT_JSON };
+	enum { OPT_XFERS = 256 };
 	static const struct option longopts[] = {
 		RIG_FEATURE_ON_OPTION("indirect", VIRTIO_RING_F_INDIRECT_DESC),
 		RIG_FEATURE_ON_OPTION("event-idx", VIRTIO_RING_F_EVENT_IDX),
 		RIG_FEATURE_ON_OPTION("eventidx", VIRTIO_RING_F_EVENT_IDX),
 		RIG_FEATURE_ON_OPTION("virtio-1", VIRTIO_F_VERSION_1),
-		{ "slow-range", no_argument, NULL, 's' },
-		{ "packed", no_argument, NULL, 'P' },
-		{ "in-order", optional_argument, NULL, OPT_IN_ORDER },
-		{ "fast-vringh", no_argument, NULL, 'f' },
-		{ "parallel", no_argument, NULL, 'p' },
+		{ "slow-range", no_argument, &opt.slow_range, true },
+		RIG_PACKED_OPTION,
+		RIG_IN_ORDER_OPTION(optional_argument),
+		{ "fast-vringh", no_argument, &opt.fast_vringh, true },
+		{ "parallel", no_argument, &opt.parallel, true },
 		{ "xfers", required_argument, NULL, OPT_XFERS },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ "help", no_argument, NULL, 'h' },
+		RIG_JSON_OPTION,
+		RIG_VERSION_OPTION,
+		RIG_HELP_OPTION,
 		{ }
 	};
 	bool xfers_given = false, batch_given = false;
+	const struct rig_getopt common = {
+		.prog = "vringh_test", .usage = usage, .features = &opt.features,
+		.packed = &opt.packed, .in_order = &opt.in_order,
+		.batch = &opt.batch, .batch_max = RING_SIZE, .batch_given = &batch_given,
+		.json = &opt.json, .no_operands = true,
+	};
 	int c;
 
-	rig_getopt_name(argv);
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = rig_getopt(argc, argv, longopts, &common)) != -1) {
 		switch (c) {
-		case 's':
-			opt.slow_range = true;
-			break;
-		case 'P':
-			opt.packed = true;
-			break;
-		case OPT_IN_ORDER:
-			opt.in_order = true;
-			if (rig_in_order_option(optarg, RING_SIZE, &opt.batch))
-				batch_given = true;
-			break;
-		case 'f':
-			opt.fast_vringh = true;
-			break;
-		case 'p':
-			opt.parallel = true;
-			break;
 		case OPT_XFERS:
 			if (!rig_parse_ulong(optarg, 1, 1UL << 40, &opt.xfers))
 				rig_usage_error("bad --xfers '%s': a number in 1..2^40 (decimal, or hex after 0x)",
 						optarg);
 			xfers_given = true;
 			break;
-		case OPT_JSON:
-			opt.json = true;
-			break;
-		case OPT_VERSION:
-			rig_print_version("vringh_test");
-			return RIG_EXIT_OK;
-		case 'h':
-			usage();
-			return RIG_EXIT_OK;
-		default:	/* a feature, or getopt has said what */
-			if (!rig_feature_option(c, &opt.features))
-				rig_usage_hint();
+		default:	/* getopt has said what */
+			rig_usage_hint();
 		}
 	}
-	if (optind < argc)
-		rig_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!opt.parallel && (opt.fast_vringh || xfers_given || batch_given ||
 			      opt.json))
 		rig_usage_error("--fast-vringh, --xfers, --in-order=N and --json need --parallel");

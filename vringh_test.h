@@ -33,9 +33,9 @@
 
 struct vringh_test_options {
 	u64 features;
-	bool slow_range;
-	bool fast_vringh;
-	bool parallel;
+	int slow_range;		/* int: getopt_long sets the flag options */
+	int fast_vringh;
+	int parallel;
 	bool packed;
 	bool in_order;
 	unsigned long batch;		/* --in-order=N: most per used entry */

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,13 +60,46 @@ bool rig_feature_option(int c, u64 *features)
 	return true;
 }
 
-bool rig_in_order_option(const char *arg, unsigned long max, unsigned long *batch)
+int rig_getopt(int argc, char *argv[], const struct option *longopts,
+	       const struct rig_getopt *g)
 {
-	if (!arg)
-		return false;
-	if (!rig_parse_ulong(arg, 1, max, batch))
-		rig_usage_error("bad --in-order '%s': 1 to %lu buffers per used entry", arg, max);
-	return true;
+	int c;
+
+	rig_getopt_name(argv);
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 0:		/* a flag row: getopt has set the flag */
+			break;
+		case 'h':
+			g->usage();
+			exit(RIG_EXIT_OK);
+		case RIG_OPT_VERSION:
+			rig_print_version(g->prog);
+			exit(RIG_EXIT_OK);
+		case RIG_OPT_PACKED:
+			*g->packed = true;
+			break;
+		case RIG_OPT_IN_ORDER:
+			*g->in_order = true;
+			if (!optarg)
+				break;
+			if (!rig_parse_ulong(optarg, 1, g->batch_max, g->batch))
+				rig_usage_error("bad --in-order '%s': 1 to %lu buffers per used entry",
+						optarg, g->batch_max);
+			if (g->batch_given)
+				*g->batch_given = true;
+			break;
+		case RIG_OPT_JSON:
+			*g->json = true;
+			break;
+		default:
+			if (!g->features || !rig_feature_option(c, g->features))
+				return c;
+		}
+	}
+	if (g->no_operands && optind < argc)
+		rig_usage_error("unexpected argument '%s'", argv[optind]);
+	return -1;
 }
 
 void rig_usage_error(const char *fmt, ...)

@@ -149,7 +149,7 @@ void rig_usage_hint(void) __attribute__((noreturn));
 /*
  * Call before getopt: its own messages ("unrecognized option") then name
  * the program as every other message does ("PROG: ..."), not as it was
- * invoked ("./PROG: ...").
+ * invoked ("./PROG: ...").  rig_getopt() does.
  */
 void rig_getopt_name(char *argv[]);
 /*
@@ -171,10 +171,50 @@ bool rig_feature_option(int c, u64 *features);
 #define RIG_FEATURE_OPTIONS(name, bit)	\
 	RIG_FEATURE_ON_OPTION(name, bit), RIG_FEATURE_OFF_OPTION("no-" name, bit)
 /*
- * --in-order[=N], N the value @arg (NULL: none given): N into @batch, 1
- * to @max buffers per used entry, else a usage error.  True if N was given.
+ * The options every program's getopt loop treats alike, which rig_getopt()
+ * acts on itself: -h, --help (@usage, exit 0), --version (the build as
+ * @prog's, rig_print_version(), exit 0), the feature rows (into
+ * *@features), --packed (*@packed = true) and --in-order[=N] (*@in_order =
+ * true; N, 1 to @batch_max buffers per used entry, into *@batch, and
+ * *@batch_given = true, when given) and --json (*@json = true).  A program
+ * lists the rows it takes in its table (below) and sets the fields those
+ * rows need; NULL for the others (@batch_given may be NULL).  With
+ * @no_operands, an operand after the options is a usage error
+ * ("unexpected argument 'X'").
  */
-bool rig_in_order_option(const char *arg, unsigned long max, unsigned long *batch);
+struct rig_getopt {
+	const char *prog;
+	void (*usage)(void);
+	u64 *features;
+	bool *packed;
+	bool *in_order;
+	unsigned long *batch;
+	unsigned long batch_max;
+	bool *batch_given;
+	bool *json;
+	bool no_operands;
+};
+enum {
+	RIG_OPT_VERSION = RIG_OPT_FEATURE_OFF + 64, RIG_OPT_PACKED, RIG_OPT_IN_ORDER,
+	RIG_OPT_JSON,
+};
+/* Their rows; --in-order's @has_arg: no_argument or optional_argument (=N). */
+#define RIG_HELP_OPTION			{ "help", no_argument, NULL, 'h' }
+#define RIG_VERSION_OPTION		{ "version", no_argument, NULL, RIG_OPT_VERSION }
+#define RIG_PACKED_OPTION		{ "packed", no_argument, NULL, RIG_OPT_PACKED }
+#define RIG_IN_ORDER_OPTION(has_arg)	{ "in-order", has_arg, NULL, RIG_OPT_IN_ORDER }
+#define RIG_JSON_OPTION			{ "json", no_argument, NULL, RIG_OPT_JSON }
+struct option;
+/*
+ * getopt_long(@argc, @argv, "h", @longopts) with @argv[0] named as
+ * rig_getopt_name() does, the options above handled as @g says, and the
+ * rows that set an int flag (getopt_long's struct option .flag) passed
+ * over once getopt has set it: the next of the program's own option values, '?' for what getopt refused (it has
+ * said what unless opterr is 0), or -1 at the end (then optind is the
+ * first operand's index, as getopt leaves it).
+ */
+int rig_getopt(int argc, char *argv[], const struct option *longopts,
+	       const struct rig_getopt *g);
 
 /*
  * A SKIP: "PROG: <why>" on stdout (the check runner shows it as the

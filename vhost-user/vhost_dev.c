@@ -60,6 +60,11 @@ static const char usage_text[] =
 "\"vhost-user: REQUEST: why\" and drops the frontend.\n"
 "Exit status: 0; 1 on a socket error; 2 on a usage error.\n";
 
+static void usage(void)
+{
+	fputs(usage_text, stdout);
+}
+
 static volatile sig_atomic_t stopping;
 
 static void on_signal(int sig)
@@ -71,7 +76,7 @@ static void on_signal(int sig)
 int main(int argc, char **argv)
 {
 	enum { O_SOCKET = 256, O_CONNECT, O_TYPE, O_CONNS, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE, O_HOLD,
-	       O_NET, O_FRAMES, O_WINDOW, O_QUEUES, O_TORTURE, O_AFTER, O_LIST, O_VERSION, O_HELP };
+	       O_NET, O_FRAMES, O_WINDOW, O_QUEUES, O_TORTURE, O_AFTER, O_LIST };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "connect", no_argument, NULL, O_CONNECT },
@@ -94,8 +99,8 @@ int main(int argc, char **argv)
 		{ "torture", required_argument, NULL, O_TORTURE },
 		{ "torture-after", required_argument, NULL, O_AFTER },
 		{ "list", no_argument, NULL, O_LIST },
-		{ "version", no_argument, NULL, O_VERSION },
-		{ "help", no_argument, NULL, O_HELP },
+		RIG_VERSION_OPTION,
+		RIG_HELP_OPTION,
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *sock = NULL, *type = NULL, *disk = NULL, *netmode = NULL;
@@ -113,6 +118,7 @@ int main(int argc, char **argv)
 	static const char *const net_mode_name[] = {
 		[NET_LOOPBACK] = "loopback", [NET_SINK] = "sink", [NET_SOURCE] = "source",
 	};
+	const struct rig_getopt common = { .prog = "vhost_dev", .usage = usage, .features = &features };
 	unsigned long served = 0;
 	int c, err, mode;
 
@@ -123,7 +129,7 @@ int main(int argc, char **argv)
 	features |= 1ull << VIRTIO_F_IN_ORDER;
 #endif
 	opterr = 0;	/* one line of our own instead */
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = rig_getopt(argc, argv, opts, &common)) != -1) {
 		switch (c) {
 		case O_SOCKET: sock = optarg; break;
 		case O_CONNECT: connect_mode = true; break;
@@ -181,13 +187,9 @@ int main(int argc, char **argv)
 			have_after = true;
 			break;
 		case O_LIST: dev_torture_list(stdout); return 0;
-		case O_VERSION: rig_print_version("vhost_dev"); return 0;
-		case 'h':
-		case O_HELP: fputs(usage_text, stdout); return 0;
-		default:	/* a feature, or what getopt refused */
-			if (!rig_feature_option(c, &features))
-				rig_usage_error("unknown option, or one missing its value: %s",
-						argv[optind - 1]);
+		default:	/* what getopt refused */
+			rig_usage_error("unknown option, or one missing its value: %s",
+					argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

@@ -442,9 +442,9 @@ static void queues_destroy(void)
 	vt.nq = 0;
 }
 
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f,
+	printf(
 "Usage: vhost_test --socket=PATH --device=net|blk [--packed] [--in-order]\n"
 "                  [--[no-]indirect] [--[no-]event-idx] [--ring-size=N]\n"
 "                  [--queues=N] [--count=N] [--seconds=S] [--timeout=S]\n"
@@ -502,17 +502,17 @@ static unsigned long number(const char *opt, const char *s, unsigned long min,
 static void parse_options(int argc, char *argv[])
 {
 	enum {
-		OPT_SOCKET = 256, OPT_DEVICE, OPT_PACKED, OPT_IN_ORDER,
+		OPT_SOCKET = 256, OPT_DEVICE,
 		OPT_RING_SIZE, OPT_QUEUES, OPT_COUNT, OPT_SECONDS, OPT_TIMEOUT,
 		OPT_FRAME_LEN, OPT_POLL, OPT_SEED, OPT_PEER_PID, OPT_CPU,
-		OPT_TORTURE, OPT_VERSION, OPT_BURST,
+		OPT_TORTURE, OPT_BURST,
 	};
 	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
+		RIG_HELP_OPTION,
 		{ "socket", required_argument, NULL, OPT_SOCKET },
 		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "packed", no_argument, NULL, OPT_PACKED },
-		{ "in-order", no_argument, NULL, OPT_IN_ORDER },
+		RIG_PACKED_OPTION,
+		RIG_IN_ORDER_OPTION(no_argument),
 		RIG_FEATURE_OPTIONS("indirect", VIRTIO_RING_F_INDIRECT_DESC),
 		RIG_FEATURE_OPTIONS("event-idx", VIRTIO_RING_F_EVENT_IDX),
 		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
@@ -527,15 +527,19 @@ static void parse_options(int argc, char *argv[])
 		{ "peer-pid", required_argument, NULL, OPT_PEER_PID },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "torture", required_argument, NULL, OPT_TORTURE },
-		{ "version", no_argument, NULL, OPT_VERSION },
+		RIG_VERSION_OPTION,
 		{ }
+	};
+	static const struct rig_getopt common = {
+		.prog = "vhost_test", .usage = usage, .features = &vt.ring_features,
+		.packed = &vt.packed, .in_order = &vt.in_order, .no_operands = true,
 	};
 	static const char *const device_name[] = { [VT_NET] = "net", [VT_BLK] = "blk" };
 	bool have_device = false, have_count = false;
 	int c, device;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = rig_getopt(argc, argv, longopts, &common)) != -1) {
 		switch (c) {
 		case OPT_SOCKET:
 			vt.socket = optarg;
@@ -546,12 +550,6 @@ static void parse_options(int argc, char *argv[])
 				rig_usage_error("bad --device '%s' (net or blk)", optarg);
 			vt.device = device;
 			have_device = true;
-			break;
-		case OPT_PACKED:
-			vt.packed = true;
-			break;
-		case OPT_IN_ORDER:
-			vt.in_order = true;
 			break;
 		case OPT_RING_SIZE:
 			vt.ring_size = number("--ring-size", optarg, 2, 32768);
@@ -597,22 +595,12 @@ static void parse_options(int argc, char *argv[])
 					  optarg);
 			vt.torture = optarg;
 			break;
-		case OPT_VERSION:
-			rig_print_version("vhost_test");
-			exit(0);
-		case 'h':
-			usage(stdout);
-			exit(0);
 		default:
-			if (rig_feature_option(c, &vt.ring_features))
-				break;
 			if (optopt)
 				rig_usage_error("bad option or missing value: '%s'", argv[optind - 1]);
 			rig_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		rig_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!vt.socket)
 		rig_usage_error("--socket=PATH is required");
 	if (!have_device)
