@@ -342,10 +342,10 @@ int main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "ring-size",	 required_argument, NULL, 'r' },
 		{ "sg",		 required_argument, NULL, 's' },
-		{ "no-indirect", no_argument,	    NULL, 'I' },
-		{ "no-event-idx", no_argument,	    NULL, 'E' },
-		{ "no-eventidx", no_argument,	    NULL, 'E' },
-		{ "virtio-1",	 no_argument,	    NULL, '1' },
+		RIG_FEATURE_OFF_OPTION("no-indirect", VIRTIO_RING_F_INDIRECT_DESC),
+		RIG_FEATURE_OFF_OPTION("no-event-idx", VIRTIO_RING_F_EVENT_IDX),
+		RIG_FEATURE_OFF_OPTION("no-eventidx", VIRTIO_RING_F_EVENT_IDX),
+		RIG_FEATURE_ON_OPTION("virtio-1", VIRTIO_F_VERSION_1),
 		RIG_PACKED_OPTION,
 		{ "in",		 no_argument,	    NULL, 'i' },
 		{ "mixed",	 no_argument,	    NULL, 'm' },
@@ -359,8 +359,8 @@ int main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long buffers = 10000000, num = 128, nsg = 16, cpu = 0;
-	bool indirect = true, event_idx = true, version_1 = false, pin = false;
-	bool packed = false, json = false, vhost = false;
+	u64 features = 1ULL << VIRTIO_RING_F_INDIRECT_DESC | 1ULL << VIRTIO_RING_F_EVENT_IDX;
+	bool packed = false, json = false, vhost = false, pin = false, indirect;
 	const char *ring_arg = NULL;
 	enum mode mode = MODE_OUT;
 	unsigned int out_sg, in_sg, i;
@@ -372,8 +372,8 @@ int main(int argc, char *argv[])
 	unsigned long added;
 	char *data;
 	const struct rig_getopt common = {
-		.prog = "vring_bench", .usage = usage, .packed = &packed,
-		.in_order = &in_order, .json = &json,
+		.prog = "vring_bench", .usage = usage, .features = &features,
+		.packed = &packed, .in_order = &in_order, .json = &json,
 	};
 	int opt;
 
@@ -391,9 +391,6 @@ int main(int argc, char *argv[])
 				rig_usage_error("bad --sg '%s': 1..ring size",
 						optarg);
 			break;
-		case 'I': indirect = false; break;
-		case 'E': event_idx = false; break;
-		case '1': version_1 = true; break;
 		case 'H': vhost = true; break;
 		case 'i':
 		case 'm':
@@ -436,6 +433,7 @@ int main(int argc, char *argv[])
 	if (mode == MODE_CALLS && in_order)
 		rig_usage_error("--calls and --in-order exclude each other");
 	calls = mode == MODE_CALLS;
+	indirect = features & (1ULL << VIRTIO_RING_F_INDIRECT_DESC);
 	if (pin)
 		rig_pin_thread(cpu);
 
@@ -480,10 +478,7 @@ int main(int argc, char *argv[])
 	ring_num = num;
 	if (in_order)
 		rig_require_in_order("--in-order", false);
-	rig_vdev_init(&vdev,
-		      (indirect ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) |
-		      (event_idx ? 1ULL << VIRTIO_RING_F_EVENT_IDX : 0) |
-		      (version_1 ? 1ULL << VIRTIO_F_VERSION_1 : 0) |
+	rig_vdev_init(&vdev, features |
 		      (in_order ? 1ULL << VIRTIO_F_IN_ORDER : 0) |
 		      /* Packed rings exist only in virtio 1.x. */
 		      (packed ? 1ULL << VIRTIO_F_RING_PACKED |

@@ -65,6 +65,25 @@ static void usage(void)
 	fputs(usage_text, stdout);
 }
 
+/*
+ * --@name's @arg as a number from @min to @max, else a usage error that
+ * says so (a bound of 2^32 or more written as the power of two it is).
+ */
+static unsigned long number(const char *name, const char *arg, unsigned long min,
+			    unsigned long max)
+{
+	unsigned long v;
+	char most[24];
+
+	if (max >= 1ul << 32 && !(max & (max - 1)))
+		snprintf(most, sizeof(most), "2^%d", __builtin_ctzl(max));
+	else
+		snprintf(most, sizeof(most), "%lu", max);
+	if (!rig_parse_ulong(arg, min, max, &v))
+		rig_usage_error("--%s=%s: not a number from %lu to %s", name, arg, min, most);
+	return v;
+}
+
 static volatile sig_atomic_t stopping;
 
 static void on_signal(int sig)
@@ -75,8 +94,9 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-	enum { O_SOCKET = 256, O_CONNECT, O_TYPE, O_CONNS, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE, O_HOLD,
-	       O_NET, O_FRAMES, O_WINDOW, O_QUEUES, O_TORTURE, O_AFTER, O_LIST };
+	/* Our options' values: 1 up, below '?' and 'h' (getopt's, and -h). */
+	enum { O_SOCKET = 1, O_CONNECT, O_TYPE, O_CONNS, O_PRINT, O_DISK, O_SIZE, O_ID, O_QSIZE, O_HOLD,
+	       O_NET, O_FRAMES, O_WINDOW, O_QUEUES, O_TORTURE, O_AFTER, O_LIST, O_COUNT };
 	static const struct option opts[] = {
 		{ "socket", required_argument, NULL, O_SOCKET },
 		{ "connect", no_argument, NULL, O_CONNECT },
@@ -105,14 +125,13 @@ int main(int argc, char **argv)
 	};
 	const char *sock = NULL, *type = NULL, *disk = NULL, *netmode = NULL;
 	unsigned long conns = 0, size = 0, qsize = 128, frames = 1000000, window = 128, queues = 1;
-	bool connect_mode = false, print = false, have_size = false, have_frames = false,
-	     have_window = false, have_id = false, have_qsize = false;
+	bool connect_mode = false, print = false;
+	bool seen[O_COUNT] = { false };	/* which of our options were given */
 	u64 features = (1ull << VIRTIO_F_VERSION_1) |
 		(1ull << VIRTIO_RING_F_INDIRECT_DESC) | (1ull << VIRTIO_RING_F_EVENT_IDX);
 	static struct blk_model blk = { .fd = -1, .id = "rig-vhost-blk" };
 	static struct net_model net;
 	static struct dev_torture torture = { .after = 64 };
-	bool have_after = false;
 	struct vub_device dev;
 	struct vub vub;
 	static const char *const net_mode_name[] = {
@@ -130,62 +149,36 @@ int main(int argc, char **argv)
 #endif
 	opterr = 0;	/* one line of our own instead */
 	while ((c = rig_getopt(argc, argv, opts, &common)) != -1) {
+		if (c > 0 && c < O_COUNT)
+			seen[c] = true;
 		switch (c) {
 		case O_SOCKET: sock = optarg; break;
 		case O_CONNECT: connect_mode = true; break;
 		case O_TYPE: type = optarg; break;
-		case O_CONNS:
-			if (!rig_parse_ulong(optarg, 1, 1000000, &conns))
-				rig_usage_error("--conns=%s: not a number from 1 to 1000000", optarg);
-			break;
+		case O_CONNS: conns = number("conns", optarg, 1, 1000000); break;
 		case O_PRINT: print = true; break;
 		case O_DISK: disk = optarg; break;
 		case O_SIZE:
 			if (!rig_parse_ulong(optarg, 512, 1ul << 40, &size) || size % 512)
 				rig_usage_error("--size=%s: not a multiple of 512 from 512 to 2^40", optarg);
-			have_size = true;
 			break;
 		case O_ID:
 			if (strlen(optarg) > 20)
 				rig_usage_error("--id=%s: longer than 20 bytes", optarg);
 			blk.id = optarg;
-			have_id = true;
 			break;
-		case O_QSIZE:
-			if (!rig_parse_ulong(optarg, 4, 32768, &qsize))
-				rig_usage_error("--queue-size=%s: not a number from 4 to 32768", optarg);
-			have_qsize = true;
-			break;
-		case O_HOLD:
-			if (!rig_parse_ulong(optarg, 1, 1ul << 40, &blk.hold_after))
-				rig_usage_error("--hold-after=%s: not a number from 1 to 2^40", optarg);
-			break;
+		case O_QSIZE: qsize = number("queue-size", optarg, 4, 32768); break;
+		case O_HOLD: blk.hold_after = number("hold-after", optarg, 1, 1ul << 40); break;
 		case O_NET: netmode = optarg; break;
-		case O_FRAMES:
-			if (!rig_parse_ulong(optarg, 1, 1ul << 40, &frames))
-				rig_usage_error("--frames=%s: not a number from 1 to 2^40", optarg);
-			have_frames = true;
-			break;
-		case O_WINDOW:
-			if (!rig_parse_ulong(optarg, 1, 32768, &window))
-				rig_usage_error("--window=%s: not a number from 1 to 32768", optarg);
-			have_window = true;
-			break;
-		case O_QUEUES:
-			if (!rig_parse_ulong(optarg, 1, NET_MAX_PAIRS, &queues))
-				rig_usage_error("--queues=%s: not a number from 1 to %u", optarg,
-						NET_MAX_PAIRS);
-			break;
+		case O_FRAMES: frames = number("frames", optarg, 1, 1ul << 40); break;
+		case O_WINDOW: window = number("window", optarg, 1, 32768); break;
+		case O_QUEUES: queues = number("queues", optarg, 1, NET_MAX_PAIRS); break;
 		case O_TORTURE:
 			torture.c = dev_torture_find(optarg);
 			if (!torture.c)
 				rig_usage_error("--torture=%s: no such case (--list names them)", optarg);
 			break;
-		case O_AFTER:
-			if (!rig_parse_ulong(optarg, 0, 1ul << 40, &torture.after))
-				rig_usage_error("--torture-after=%s: not a number from 0 to 2^40", optarg);
-			have_after = true;
-			break;
+		case O_AFTER: torture.after = number("torture-after", optarg, 0, 1ul << 40); break;
 		case O_LIST: dev_torture_list(stdout); return 0;
 		default:	/* what getopt refused */
 			rig_usage_error("unknown option, or one missing its value: %s",
@@ -196,11 +189,11 @@ int main(int argc, char **argv)
 		rig_usage_error("unexpected argument \"%s\"", argv[optind]);
 	if (!type || (strcmp(type, "blk") && strcmp(type, "net")))
 		rig_usage_error("--type=%s: blk or net", type ? type : "(missing)");
-	if (have_after && !torture.c)
+	if (seen[O_AFTER] && !torture.c)
 		rig_usage_error("--torture-after needs --torture=CASE");
 	if (torture.c && torture.c->ring == DT_CONFIG && strncmp(torture.c->name, type, 3))
 		rig_usage_error("--torture=%s: a config case of the other device type", torture.c->name);
-	if (torture.c && torture.c->ring == DT_CONFIG && have_after)
+	if (torture.c && torture.c->ring == DT_CONFIG && seen[O_AFTER])
 		rig_usage_error("--torture=%s: config lies from the start; --torture-after does not apply",
 				torture.c->name);
 	if (print) {
@@ -210,9 +203,9 @@ int main(int argc, char **argv)
 	if (!sock)
 		rig_usage_error("--socket=PATH is required");
 	if (!strcmp(type, "blk")) {
-		if (netmode || have_frames || have_window)
+		if (netmode || seen[O_FRAMES] || seen[O_WINDOW])
 			rig_usage_error("--net, --frames and --window are net options");
-		if (!disk == !have_size)
+		if (!disk == !seen[O_SIZE])
 			rig_usage_error("blk needs one of --disk=FILE and --size=BYTES");
 		if (disk) {
 			struct stat st;
@@ -234,7 +227,7 @@ int main(int argc, char **argv)
 		blk.torture = torture.c ? &torture : NULL;
 		blk_model_init(&dev, &blk, features);
 	} else {
-		if (disk || have_size || have_id || have_qsize || blk.hold_after)
+		if (disk || seen[O_SIZE] || seen[O_ID] || seen[O_QSIZE] || seen[O_HOLD])
 			rig_usage_error("--disk, --size, --id, --queue-size and --hold-after are blk options");
 		net.mode = NET_LOOPBACK;
 		if (netmode) {
@@ -243,7 +236,7 @@ int main(int argc, char **argv)
 				rig_usage_error("--net=%s: loopback, sink or source", netmode);
 			net.mode = mode;
 		}
-		if ((have_frames || have_window) && net.mode != NET_SOURCE)
+		if ((seen[O_FRAMES] || seen[O_WINDOW]) && net.mode != NET_SOURCE)
 			rig_usage_error("--frames and --window need --net=source");
 		net.frames = frames;
 		net.window = window;
