@@ -864,26 +864,6 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Say what is wrong with the option getopt_long refused. */
-static void bad_option(const char *arg)
-{
-	const struct option *o;
-	size_t n = strcspn(arg, "=");
-
-	if (arg[0] == '-' && arg[1] == '-' && arg[n] == '=')
-		for (o = long_options; o->name; o++)
-			if (strlen(o->name) == n - 2 &&
-			    !strncmp(o->name, arg + 2, n - 2)) {
-				fprintf(stderr, "stats: --%s takes no value\n",
-					o->name);
-				return;
-			}
-	if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 256)
-		fprintf(stderr, "stats: unknown option '-%c'\n", optopt);
-	else
-		fprintf(stderr, "stats: unknown option '%s'\n", arg);
-}
-
 int main(int argc, char **argv)
 {
 	int ch, status = 0;
@@ -918,13 +898,10 @@ int main(int argc, char **argv)
 			rig_print_built_by("stats");
 			putchar('\n');
 			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-		case ':':
-			fprintf(stderr, "stats: %s needs a value\n",
-				argv[optind - 1]);
-			try_help();
-			return EXIT_USAGE;
-		default:
-			bad_option(argv[optind - 1]);
+		default:	/* what getopt_long refused, ':' too */
+			fprintf(stderr, "stats: %s\n",
+				rig_option_refused(ch, argv[optind - 1], optopt,
+						   long_options));
 			try_help();
 			return EXIT_USAGE;
 		}

@@ -655,24 +655,9 @@ int main(int argc, char *argv[])
 			rig_print_built_by("compare");
 			putchar('\n');
 			return 0;
-		case ':':
-			bad_usage("%s needs a value", argv[optind - 1]);
-		default: {
-			const char *arg = argv[optind - 1];
-			size_t n = strcspn(arg, "=");
-			const struct option *o;
-
-			if (arg[0] == '-' && arg[1] == '-' && arg[n] == '=')
-				for (o = longopts; o->name; o++)
-					if (strlen(o->name) == n - 2 &&
-					    !strncmp(o->name, arg + 2, n - 2))
-						bad_usage("--%s takes no value",
-							  o->name);
-			if (arg[0] == '-' && arg[1] != '-' && optopt > 0 &&
-			    optopt < 256)
-				bad_usage("unknown option '-%c'", optopt);
-			bad_usage("unknown option '%s'", arg);
-		}
+		default:	/* what getopt_long refused, ':' too */
+			bad_usage("%s", rig_option_refused(opt, argv[optind - 1], optopt,
+							   longopts));
 		}
 	}
 	if (pairs == 0)

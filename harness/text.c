@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Text in and out, libc only: see text.h. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,25 @@ int rig_name_index(const char *s, const char *const names[], unsigned int n)
 		if (names[i] && !strcmp(s, names[i]))
 			return i;
 	return -1;
+}
+
+char *rig_option_refused(int c, const char *arg, int optopt,
+			 const struct option *longopts)
+{
+	size_t n = strcspn(arg, "=");
+	const struct option *o;
+	char *why = NULL;
+
+	if (c == ':')
+		return asprintf(&why, "%s needs a value", arg) < 0 ? NULL : why;
+	if (arg[0] == '-' && arg[1] == '-' && arg[n] == '=')
+		for (o = longopts; o->name; o++)
+			if (strlen(o->name) == n - 2 && !strncmp(o->name, arg + 2, n - 2))
+				return asprintf(&why, "--%s takes no value", o->name) < 0 ?
+				       NULL : why;
+	if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 256)
+		return asprintf(&why, "unknown option '-%c'", optopt) < 0 ? NULL : why;
+	return asprintf(&why, "unknown option '%s'", arg) < 0 ? NULL : why;
 }
 
 void rig_json_quoted(const char *s)

@@ -27,6 +27,17 @@ bool rig_parse_decimal(const char *s, unsigned long min, unsigned long max,
  */
 int rig_name_index(const char *s, const char *const names[], unsigned int n);
 
+struct option;
+/*
+ * Why getopt_long() (optstring starting with ':', opterr 0) refused @arg,
+ * the word it stopped at, with value @c (':' for a missing value; optopt
+ * as it left it in @optopt): "ARG needs a value", "--NAME takes no value",
+ * "unknown option '-C'" or "unknown option 'ARG'", in memory from
+ * malloc() (the program is about to exit with a usage error).
+ */
+char *rig_option_refused(int c, const char *arg, int optopt,
+			 const struct option *longopts);
+
 /* @s as a JSON string on stdout: quotes, backslashes, control bytes escaped. */
 void rig_json_quoted(const char *s);
 
