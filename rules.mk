@@ -35,26 +35,26 @@ ALL_LDFLAGS = -pthread $(LDFLAGS)
 # Built into the programs (--version) so every result says what produced it:
 # the compiler, CFLAGS, and for each side the tree its ring code comes from,
 # that tree's git describe and a hash of the ring files compiled
-# (kernel/ring-id.sh).  KSRC_GUEST_FILES and KSRC_HOST_FILES are a kernel
-# tree's (kernel/ksrc-build.mk).  Only harness/cli.o depends on
-# .rig-ring-id, rewritten when that changes.
+# (kernel/ring-id.sh, run by the recipe of .rig-ring-id, the header
+# harness/cli.o is compiled with and depends on: rewritten only when that
+# changes).  KSRC_GUEST_FILES and KSRC_HOST_FILES are a kernel tree's
+# (kernel/ksrc-build.mk).
 BUILD_CC := $(shell $(CC) --version 2>/dev/null | head -n 1)
 RIG_GUEST_FILES := virtio_ring.c linux/virtio.h linux/virtio_ring.h
 RIG_HOST_FILES := vringh.c linux/vringh.h
-ring-id = $(shell $(srctree)/kernel/ring-id.sh $(call shell-quote,$(if $(filter kernel,$(1)),$(KSRC),$(abspath $(srctree)))) \
-	$(if $(filter kernel,$(1)),$(KSRC_$(2)_FILES),$(RIG_$(2)_FILES)))
-RIG_GUEST_SRC := $(call ring-id,$(GUEST),GUEST)
-RIG_HOST_SRC := $(call ring-id,$(HOST),HOST)
+# The tree and the files of side $(2) (GUEST or HOST), from ring code $(1).
+ring-tree = $(call shell-quote,$(if $(filter kernel,$(1)),$(KSRC),$(abspath $(srctree))))
+ring-files = '$(if $(filter kernel,$(1)),$(KSRC_$(2)_FILES),$(RIG_$(2)_FILES))'
 RIG_RING_ID := .rig-ring-id
 $(RIG_RING_ID): FORCE
-	$(Q)echo $(call shell-quote,$(RIG_GUEST_SRC) $(RIG_HOST_SRC)) | cmp -s - $@ || \
-		echo $(call shell-quote,$(RIG_GUEST_SRC) $(RIG_HOST_SRC)) >$@
+	$(Q)$(srctree)/kernel/ring-id.sh $@ \
+		$(call ring-tree,$(GUEST)) $(call ring-files,$(GUEST),GUEST) \
+		$(call ring-tree,$(HOST)) $(call ring-files,$(HOST),HOST)
 harness/text.o: ALL_CFLAGS += -DRIG_BUILD_CC='"$(BUILD_CC)"' \
 	-DRIG_BUILD_CFLAGS='"$(strip $(CFLAGS))"'
 harness/cli.o: $(RIG_RING_ID)
 harness/cli.o: ALL_CFLAGS += -DRIG_GUEST_IMPL='"$(GUEST)"' -DRIG_HOST_IMPL='"$(HOST)"' \
-	-DRIG_GUEST_SRC=$(call shell-quote,$(RIG_GUEST_SRC)) \
-	-DRIG_HOST_SRC=$(call shell-quote,$(RIG_HOST_SRC))
+	-include $(RIG_RING_ID)
 
 # ---- Building ----
 # One link rule: NAME.o (or $(NAME-main)), then $(NAME-objs), then $(NAME-libs).
