@@ -195,7 +195,7 @@ int rig_case_main(int argc, char *argv[], const struct rig_case *cases,
 	c = &cases[rig_case_pick(argc, argv, case_name_of, count, help)];
 	rig_case_name = c->name;
 	rig_expect_kernel_gap(c->host, c->kernel_gap);
-	return rig_kernel_gap_end(c->run());
+	return rig_kernel_gap_end(c->run ? c->run() : c->run_arg(c->arg));
 }
 
 volatile sig_atomic_t rig_interrupted;

@@ -238,19 +238,29 @@ unsigned int rig_case_pick(int argc, char *argv[],
  */
 struct rig_case {
 	const char *name;
-	int (*run)(void);	/* returns the exit status */
+	int (*run)(void);	/* returns the exit status; or NULL and: */
+	int (*run_arg)(unsigned long arg);	/* run with the row's @arg */
+	unsigned long arg;
 	bool host;		/* exercises vringh (else virtio_ring) */
 	const char *kernel_gap;	/* see rig_expect_kernel_gap(); NULL: none */
 };
 
 /*
  * A row of a table of such cases: RIG_CASE() exercises virtio_ring,
- * RIG_HOST_CASE() vringh; the _GAP forms name the case's kernel gap.
+ * RIG_HOST_CASE() vringh; the _GAP forms name the case's kernel gap, the
+ * _ARG forms run one function of several rows, each with its own @arg.
  */
-#define RIG_CASE(name, run)			{ name, run, false, NULL }
-#define RIG_HOST_CASE(name, run)		{ name, run, true, NULL }
-#define RIG_CASE_GAP(name, run, gap)		{ name, run, false, gap }
-#define RIG_HOST_CASE_GAP(name, run, gap)	{ name, run, true, gap }
+#define RIG_CASE(n, fn)		{ .name = n, .run = fn }
+#define RIG_HOST_CASE(n, fn)	{ .name = n, .run = fn, .host = true }
+#define RIG_CASE_GAP(n, fn, gap)	{ .name = n, .run = fn, .kernel_gap = gap }
+#define RIG_HOST_CASE_GAP(n, fn, gap)				\
+	{ .name = n, .run = fn, .host = true, .kernel_gap = gap }
+#define RIG_CASE_ARG(n, fn, a)					\
+	{ .name = n, .run_arg = fn, .arg = a }
+#define RIG_CASE_ARG_GAP(n, fn, a, gap)				\
+	{ .name = n, .run_arg = fn, .arg = a, .kernel_gap = gap }
+#define RIG_HOST_CASE_ARG(n, fn, a)				\
+	{ .name = n, .run_arg = fn, .arg = a, .host = true }
 
 /* The name of the case rig_case_main() runs. */
 extern const char *rig_case_name;

@@ -197,13 +197,16 @@ static bool notify(struct virtqueue *q __attribute__((unused)))
 	return true;
 }
 
-static void setup(bool packed, bool indirect)
+/* A case's ring, the argument of its row in cases[]: OR of these. */
+enum { SPLIT = 0, PACKED = 1, INDIRECT = 2 };
+
+static void setup(unsigned long layout)
 {
 	u64 f = 1ULL << VIRTIO_F_ACCESS_PLATFORM | 1ULL << VIRTIO_F_VERSION_1;
 
-	if (packed)
+	if (layout & PACKED)
 		f |= 1ULL << VIRTIO_F_RING_PACKED;
-	if (indirect)
+	if (layout & INDIRECT)
 		f |= 1ULL << VIRTIO_RING_F_INDIRECT_DESC;
 	rig_vdev_init(&vdev, f);
 	vdev.dev.parent = &dma_dev;
@@ -293,10 +296,10 @@ static void teardown(void)
 	CHECKF(live == 0, "%u mappings left after the queue was deleted", live);
 }
 
-/* Buffers out, in and both, direct and (if @indirect) through tables. */
-static int map_unmap(bool packed, bool indirect)
+/* Buffers out, in and both, direct and (if INDIRECT) through tables. */
+static int map_unmap(unsigned long layout)
 {
-	setup(packed, indirect);
+	setup(layout);
 	CHECK(add(0, 1, 0) == 0);
 	require_dma_api();
 	CHECK(add(1, 0, 1) == 0);
@@ -325,13 +328,13 @@ static int map_unmap(bool packed, bool indirect)
  * back to direct descriptors and succeeds; the buffer already out stays
  * mapped; the queue still works, and once both come back nothing is left.
  */
-static int map_fails(bool packed, bool indirect)
+static int map_fails(unsigned long layout)
 {
 	unsigned int n, before, failures = 0;
 	bool reached;
 	int err;
 
-	setup(packed, indirect);
+	setup(layout);
 	CHECK(add(0, 1, 0) == 0);
 	require_dma_api();
 	device_returns_all();
@@ -372,12 +375,12 @@ static int map_fails(bool packed, bool indirect)
  * A full ring: the add that finds no room says -ENOSPC and maps nothing
  * (a driver spinning on a full ring must not map and unmap every part).
  */
-static int full_maps_nothing(bool packed, bool indirect)
+static int full_maps_nothing(unsigned long layout)
 {
 	unsigned int b, before;
 	int err = 0;
 
-	setup(packed, indirect);
+	setup(layout);
 	for (b = 0; b <= RING_SIZE && !err; b++) {
 		before = mapped_count;
 		err = add(b % ARRAY_SIZE(bufs), 2, 1);
@@ -395,32 +398,19 @@ static int full_maps_nothing(bool packed, bool indirect)
 	return 0;
 }
 
-static int split_map_unmap(void) { return map_unmap(false, false); }
-static int split_indirect_map_unmap(void) { return map_unmap(false, true); }
-static int packed_map_unmap(void) { return map_unmap(true, false); }
-static int packed_indirect_map_unmap(void) { return map_unmap(true, true); }
-static int split_map_fails(void) { return map_fails(false, false); }
-static int split_indirect_map_fails(void) { return map_fails(false, true); }
-static int packed_map_fails(void) { return map_fails(true, false); }
-static int packed_indirect_map_fails(void) { return map_fails(true, true); }
-static int split_full(void) { return full_maps_nothing(false, false); }
-static int split_indirect_full(void) { return full_maps_nothing(false, true); }
-static int packed_full(void) { return full_maps_nothing(true, false); }
-static int packed_indirect_full(void) { return full_maps_nothing(true, true); }
-
 #ifdef RIG_VIRTQUEUE_SET_DMA_PREMAPPED_ARGS
 /*
  * Premapped: the caller maps; the driver takes sg_dma_address() as it is
  * and unmaps nothing of it (an indirect table is still the driver's).
  */
-static int premapped(bool packed)
+static int premapped(unsigned long layout)
 {
 	struct scatterlist sg[2], *sgs[2];
 	unsigned int i, len, ndesc, ours, first;
 	dma_addr_t bus[2];
 	u16 id;
 
-	setup(packed, true);
+	setup(layout | INDIRECT);
 	CHECK(add(0, 1, 0) == 0);
 	require_dma_api();
 	device_returns_all();
@@ -457,7 +447,7 @@ static int premapped(bool packed)
 	return 0;
 }
 #else
-static int premapped(bool packed __attribute__((unused)))
+static int premapped(unsigned long layout __attribute__((unused)))
 {
 	rig_skip("%s: linux/virtio.h declares no virtqueue_set_dma_premapped",
 		 rig_case_name);
@@ -469,12 +459,12 @@ static int premapped(bool packed __attribute__((unused)))
  * device (the DMA API's, not the page allocator's), its three parts at
  * the bus addresses the driver reports, freed when the queue goes.
  */
-static int ring_coherent(bool packed)
+static int ring_coherent(unsigned long layout)
 {
 	u64 f = 1ULL << VIRTIO_F_ACCESS_PLATFORM | 1ULL << VIRTIO_F_VERSION_1;
 	struct virtqueue *q;
 
-	if (packed)
+	if (layout & PACKED)
 		f |= 1ULL << VIRTIO_F_RING_PACKED;
 	rig_vdev_init(&vdev, f);
 	vdev.dev.parent = &ring_dev;
@@ -497,11 +487,6 @@ static int ring_coherent(bool packed)
 	return 0;
 }
 
-static int split_ring_coherent(void) { return ring_coherent(false); }
-static int packed_ring_coherent(void) { return ring_coherent(true); }
-static int split_premapped(void) { return premapped(false); }
-static int packed_premapped(void) { return premapped(true); }
-
 /*
  * What some kernel trees' drivers are known to get wrong (Debian's 6.1):
  * the case runs, and is a TODO there, a pass saying so where it is mended.
@@ -511,23 +496,24 @@ static int packed_premapped(void) { return premapped(true); }
 #define PREMAPPED_GAP \
 	"a kernel tree's virtqueue_set_dma_premapped() may only set a flag nothing reads (Debian's 6.1): the driver maps premapped buffers again"
 
+/*
+ * The rows of case @name on each ring: split, split-indirect, packed,
+ * packed-indirect; @packed_gap is the packed direct one's kernel gap.
+ */
+#define EVERY_LAYOUT(name, run, packed_gap)				\
+	RIG_CASE_ARG("split-" name, run, SPLIT),			\
+	RIG_CASE_ARG("split-indirect-" name, run, SPLIT | INDIRECT),	\
+	RIG_CASE_ARG_GAP("packed-" name, run, PACKED, packed_gap),	\
+	RIG_CASE_ARG("packed-indirect-" name, run, PACKED | INDIRECT)
+
 static const struct rig_case cases[] = {
-	RIG_CASE("split-map-unmap", split_map_unmap),
-	RIG_CASE("split-indirect-map-unmap", split_indirect_map_unmap),
-	RIG_CASE("packed-map-unmap", packed_map_unmap),
-	RIG_CASE("packed-indirect-map-unmap", packed_indirect_map_unmap),
-	RIG_CASE("split-map-fails", split_map_fails),
-	RIG_CASE("split-indirect-map-fails", split_indirect_map_fails),
-	RIG_CASE_GAP("packed-map-fails", packed_map_fails, PACKED_FAIL_GAP),
-	RIG_CASE("packed-indirect-map-fails", packed_indirect_map_fails),
-	RIG_CASE("split-full-maps-nothing", split_full),
-	RIG_CASE("split-indirect-full-maps-nothing", split_indirect_full),
-	RIG_CASE("packed-full-maps-nothing", packed_full),
-	RIG_CASE("packed-indirect-full-maps-nothing", packed_indirect_full),
-	RIG_CASE_GAP("split-premapped", split_premapped, PREMAPPED_GAP),
-	RIG_CASE_GAP("packed-premapped", packed_premapped, PREMAPPED_GAP),
-	RIG_CASE("split-ring-coherent", split_ring_coherent),
-	RIG_CASE("packed-ring-coherent", packed_ring_coherent),
+	EVERY_LAYOUT("map-unmap", map_unmap, NULL),
+	EVERY_LAYOUT("map-fails", map_fails, PACKED_FAIL_GAP),
+	EVERY_LAYOUT("full-maps-nothing", full_maps_nothing, NULL),
+	RIG_CASE_ARG_GAP("split-premapped", premapped, SPLIT, PREMAPPED_GAP),
+	RIG_CASE_ARG_GAP("packed-premapped", premapped, PACKED, PREMAPPED_GAP),
+	RIG_CASE_ARG("split-ring-coherent", ring_coherent, SPLIT),
+	RIG_CASE_ARG("packed-ring-coherent", ring_coherent, PACKED),
 };
 
 RIG_CASE_MAIN(cases, help)

@@ -35,6 +35,12 @@
 
 #include "harness/harness.h"
 
+/*
+ * A case's argument: for refuses(), which of its refusals[]; ORed with VA
+ * for the map in user addresses (else pages).
+ */
+enum { HOLE, TABLE_IN_HOLE, WRAPPING, VA = 0x100 };
+
 #ifdef RIG_VRINGH_INIT_IOTLB_ARGS
 #include <linux/vhost_iotlb.h>
 
@@ -210,7 +216,7 @@ static void teardown(void)
  * pattern, the bytes pushed land through the translation, and the used
  * entry reads back through it.
  */
-static int split(bool va)
+static int split(unsigned long arg)
 {
 	static unsigned char got[21 * PAGE_SIZE], push[5000];
 	u64 table = IOVA + OFF_TABLE;
@@ -223,7 +229,7 @@ static int split(bool va)
 	u16 head;
 	int err;
 
-	setup(va);
+	setup(arg & VA);
 	io_pattern(out1, 6000, 1);
 	io_pattern(out2, 21 * PAGE_SIZE, 2);
 	set_desc(0, (uintptr_t)gvr.desc, out1, 6000, VRING_DESC_F_NEXT, 1);
@@ -262,15 +268,20 @@ static int split(bool va)
 	return 0;
 }
 
-/* Take head 0 and transfer @len bytes: returns the pull or push result. */
-static ssize_t take_and_transfer(size_t len, bool write)
+/*
+ * Offer head @head, one descriptor (@addr, @len, @flags), take it and
+ * transfer @want bytes: pushed if @flags has VRING_DESC_F_WRITE, else
+ * pulled.  Returns the pull or push result.
+ */
+static ssize_t transfer(u16 head, u64 addr, u32 len, u16 flags, size_t want)
 {
 	static unsigned char buf[PAGE_SIZE];
 	struct vringh_kiov riov, wiov;
 	ssize_t n;
-	u16 head;
 	int err;
 
+	set_desc(head, (uintptr_t)gvr.desc, addr, len, flags, 0);
+	offer(head);
 	vringh_kiov_init(&riov, NULL, 0);
 	vringh_kiov_init(&wiov, NULL, 0);
 	err = vringh_getdesc_iotlb(&vrh, &riov, &wiov, &head, GFP_KERNEL);
@@ -279,8 +290,9 @@ static ssize_t take_and_transfer(size_t len, bool write)
 		vringh_kiov_cleanup(&wiov);
 		return err < 0 ? err : -ENODATA;
 	}
-	n = write ? vringh_iov_push_iotlb(&vrh, &wiov, buf, len) :
-		    vringh_iov_pull_iotlb(&vrh, &riov, buf, len);
+	n = flags & VRING_DESC_F_WRITE ?
+		vringh_iov_push_iotlb(&vrh, &wiov, buf, want) :
+		vringh_iov_pull_iotlb(&vrh, &riov, buf, want);
 	vringh_kiov_cleanup(&riov);
 	vringh_kiov_cleanup(&wiov);
 	return n;
@@ -289,79 +301,68 @@ static ssize_t take_and_transfer(size_t len, bool write)
 /* First a good buffer (head 2, page 10), which must go through. */
 static void good_buffer_first(void)
 {
-	ssize_t n;
+	ssize_t n = transfer(2, IOVA + 10 * PAGE_SIZE, 64, 0, 64);
 
-	set_desc(2, (uintptr_t)gvr.desc, IOVA + 10 * PAGE_SIZE, 64, 0, 0);
-	offer(2);
-	n = take_and_transfer(64, false);
 	CHECKF(n == 64, "a good buffer: %zd", n);
 }
 
-/* A buffer that runs from the last read-write page into the hole. */
-static int refuses_hole(bool va)
+/* After a good buffer, one that must be refused (head 0, pulled). */
+static const struct refusal {
+	u64 addr;
+	u32 len;
+	u16 flags;
+	size_t want;
+	bool any_error;		/* any error will do, else -EFAULT */
+	const char *what;
+} refusals[] = {
+	/* from the last read-write page into the hole */
+	[HOLE] = { IOVA + HOLE_PAGE * PAGE_SIZE - 16, 64, 0, 64, false,
+	  "a buffer into the unmapped page" },
+	/* an indirect table in the hole */
+	[TABLE_IN_HOLE] = { IOVA + HOLE_PAGE * PAGE_SIZE, sizeof(struct vring_desc),
+	  VRING_DESC_F_INDIRECT, 8, false,
+	  "an indirect table in the unmapped page" },
+	/* a buffer whose end wraps past 2^64: never translated */
+	[WRAPPING] = { ~0ULL - 15, 64, 0, 64, true, "a buffer wrapping past 2^64" },
+};
+
+static int refuses(unsigned long arg)
 {
+	const struct refusal *r = &refusals[arg & ~VA];
 	ssize_t n;
 
-	setup(va);
+	setup(arg & VA);
 	good_buffer_first();
-	set_desc(0, (uintptr_t)gvr.desc, IOVA + HOLE_PAGE * PAGE_SIZE - 16, 64,
-		 0, 0);
-	offer(0);
-	n = take_and_transfer(64, false);
-	CHECKF(n == -EFAULT, "a buffer into the unmapped page: %zd (bytes pulled, or not -EFAULT)", n);
-	teardown();
-	return 0;
-}
-
-/* An indirect table in the hole. */
-static int refuses_table_in_hole(bool va)
-{
-	ssize_t n;
-
-	setup(va);
-	good_buffer_first();
-	set_desc(0, (uintptr_t)gvr.desc, IOVA + HOLE_PAGE * PAGE_SIZE,
-		 sizeof(struct vring_desc), VRING_DESC_F_INDIRECT, 0);
-	offer(0);
-	n = take_and_transfer(8, false);
-	CHECKF(n == -EFAULT, "an indirect table in the unmapped page: %zd, not -EFAULT", n);
+	n = transfer(0, r->addr, r->len, r->flags, r->want);
+	CHECKF(r->any_error ? n < 0 : n == -EFAULT, "%s: %zd (bytes pulled, or not %s)",
+	       r->what, n, r->any_error ? "an error" : "-EFAULT");
 	teardown();
 	return 0;
 }
 
 /* The read-only page: read from, yes; written to, no. */
-static int refuses_readonly(bool va)
+static int refuses_readonly(unsigned long arg)
 {
 	ssize_t n;
 
-	setup(va);
-	set_desc(0, (uintptr_t)gvr.desc, IOVA + RO_PAGE * PAGE_SIZE, 64, 0, 0);
-	offer(0);
-	n = take_and_transfer(64, false);
+	setup(arg & VA);
+	n = transfer(0, IOVA + RO_PAGE * PAGE_SIZE, 64, 0, 64);
 	CHECKF(n == 64, "pull from the read-only page: %zd", n);
-	set_desc(1, (uintptr_t)gvr.desc, IOVA + RO_PAGE * PAGE_SIZE, 64,
-		 VRING_DESC_F_WRITE, 0);
-	offer(1);
-	n = take_and_transfer(64, true);
+	n = transfer(1, IOVA + RO_PAGE * PAGE_SIZE, 64, VRING_DESC_F_WRITE, 64);
 	CHECKF(n == -EFAULT, "push into the read-only page: %zd (bytes pushed, or not -EFAULT)", n);
 	teardown();
 	return 0;
 }
 
 /* The write-only page: written to, yes; read from, no. */
-static int refuses_writeonly(bool va)
+static int refuses_writeonly(unsigned long arg)
 {
 	ssize_t n;
 
-	setup(va);
-	set_desc(0, (uintptr_t)gvr.desc, IOVA + WO_PAGE * PAGE_SIZE, 64,
-		 VRING_DESC_F_WRITE, 0);
-	offer(0);
-	n = take_and_transfer(64, true);
+	setup(arg & VA);
+	n = transfer(0, IOVA + WO_PAGE * PAGE_SIZE, 64, VRING_DESC_F_WRITE, 64);
 	CHECKF(n == 64, "push into the write-only page: %zd", n);
-	set_desc(1, (uintptr_t)gvr.desc, IOVA + WO_PAGE * PAGE_SIZE, 64, 0, 0);
-	offer(1);
-	n = take_and_transfer(64, false);
+	n = transfer(1, IOVA + WO_PAGE * PAGE_SIZE, 64, 0, 64);
 	CHECKF(n == -EFAULT, "pull from the write-only page: %zd (bytes pulled, or not -EFAULT)", n);
 	teardown();
 	return 0;
@@ -372,7 +373,7 @@ static int refuses_writeonly(bool va)
  * write-only one, pulled: refused with -EFAULT, and nothing consumed: a
  * pull of the readable part alone then gives its bytes.
  */
-static int refuses_writeonly_tail(bool va)
+static int refuses_writeonly_tail(unsigned long arg)
 {
 	static unsigned char buf[64];
 	u64 at = IOVA + WO_PAGE * PAGE_SIZE - 32;
@@ -380,7 +381,7 @@ static int refuses_writeonly_tail(bool va)
 	ssize_t n;
 	u16 head;
 
-	setup(va);
+	setup(arg & VA);
 	io_pattern(at, 64, 3);
 	set_desc(0, (uintptr_t)gvr.desc, at, 64, 0, 0);
 	offer(0);
@@ -398,23 +399,8 @@ static int refuses_writeonly_tail(bool va)
 	return 0;
 }
 
-/* A buffer whose end wraps past 2^64: refused, never translated. */
-static int refuses_wrapping(bool va)
-{
-	ssize_t n;
-
-	setup(va);
-	good_buffer_first();
-	set_desc(0, (uintptr_t)gvr.desc, ~0ULL - 15, 64, 0, 0);
-	offer(0);
-	n = take_and_transfer(64, false);
-	CHECKF(n < 0, "a buffer wrapping past 2^64: %zd bytes pulled", n);
-	teardown();
-	return 0;
-}
-
 /* The descriptor table and avail ring (I/O page 0) not mapped at all. */
-static int refuses_ring_unmapped(bool va)
+static int refuses_ring_unmapped(unsigned long arg)
 {
 	struct vringh_kiov riov, wiov;
 	u16 head;
@@ -422,7 +408,7 @@ static int refuses_ring_unmapped(bool va)
 
 	bad_page = 0;
 	bad_perm = 0;
-	setup(va);
+	setup(arg & VA);
 	bad_page = PAGES;
 	set_desc(0, (uintptr_t)gvr.desc, IOVA + 10 * PAGE_SIZE, 64, 0, 0);
 	offer(0);
@@ -440,14 +426,14 @@ static int refuses_ring_unmapped(bool va)
  * The used ring (I/O page 1) read-only: a buffer is taken and read, and
  * completing it is refused, the used index left as it was.
  */
-static int refuses_used_readonly(bool va)
+static int refuses_used_readonly(unsigned long arg)
 {
 	__virtio16 idx;
 	int err;
 
 	bad_page = 1;
 	bad_perm = VHOST_MAP_RO;
-	setup(va);
+	setup(arg & VA);
 	bad_page = PAGES;
 	good_buffer_first();
 	err = vringh_complete_iotlb(&vrh, 2, 0);
@@ -459,50 +445,34 @@ static int refuses_used_readonly(bool va)
 	return 0;
 }
 #else
-static int no_iotlb(bool va __attribute__((unused)))
+static int no_iotlb(unsigned long arg __attribute__((unused)))
 {
 	rig_skip("%s: linux/vringh.h declares no vringh_init_iotlb (the %s vringh has no IOTLB accessors)",
 		 rig_case_name, rig_host_impl());
 }
 #define split			no_iotlb
-#define refuses_hole		no_iotlb
-#define refuses_table_in_hole	no_iotlb
+#define refuses		no_iotlb
 #define refuses_readonly	no_iotlb
 #define refuses_writeonly	no_iotlb
 #define refuses_writeonly_tail	no_iotlb
-#define refuses_wrapping	no_iotlb
 #define refuses_ring_unmapped	no_iotlb
 #define refuses_used_readonly	no_iotlb
 #endif
 
-static int split_pages(void) { return split(false); }
-static int split_va(void) { return split(true); }
-static int hole(void) { return refuses_hole(false); }
-static int hole_va(void) { return refuses_hole(true); }
-static int table_hole(void) { return refuses_table_in_hole(false); }
-static int readonly(void) { return refuses_readonly(false); }
-static int readonly_va(void) { return refuses_readonly(true); }
-static int writeonly(void) { return refuses_writeonly(false); }
-static int writeonly_tail(void) { return refuses_writeonly_tail(false); }
-static int wrapping(void) { return refuses_wrapping(false); }
-static int ring_unmapped(void) { return refuses_ring_unmapped(false); }
-static int used_readonly(void) { return refuses_used_readonly(false); }
-static int used_readonly_va(void) { return refuses_used_readonly(true); }
-
 static const struct rig_case cases[] = {
-	RIG_HOST_CASE("split-across-pages", split_pages),
-	RIG_HOST_CASE("split-across-pages-va", split_va),
-	RIG_HOST_CASE("refuses-hole", hole),
-	RIG_HOST_CASE("refuses-hole-va", hole_va),
-	RIG_HOST_CASE("refuses-table-in-hole", table_hole),
-	RIG_HOST_CASE("refuses-readonly", readonly),
-	RIG_HOST_CASE("refuses-readonly-va", readonly_va),
-	RIG_HOST_CASE("refuses-writeonly", writeonly),
-	RIG_HOST_CASE("refuses-writeonly-tail", writeonly_tail),
-	RIG_HOST_CASE("refuses-wrapping", wrapping),
-	RIG_HOST_CASE("refuses-ring-unmapped", ring_unmapped),
-	RIG_HOST_CASE("refuses-used-readonly", used_readonly),
-	RIG_HOST_CASE("refuses-used-readonly-va", used_readonly_va),
+	RIG_HOST_CASE_ARG("split-across-pages", split, 0),
+	RIG_HOST_CASE_ARG("split-across-pages-va", split, VA),
+	RIG_HOST_CASE_ARG("refuses-hole", refuses, HOLE),
+	RIG_HOST_CASE_ARG("refuses-hole-va", refuses, HOLE | VA),
+	RIG_HOST_CASE_ARG("refuses-table-in-hole", refuses, TABLE_IN_HOLE),
+	RIG_HOST_CASE_ARG("refuses-readonly", refuses_readonly, 0),
+	RIG_HOST_CASE_ARG("refuses-readonly-va", refuses_readonly, VA),
+	RIG_HOST_CASE_ARG("refuses-writeonly", refuses_writeonly, 0),
+	RIG_HOST_CASE_ARG("refuses-writeonly-tail", refuses_writeonly_tail, 0),
+	RIG_HOST_CASE_ARG("refuses-wrapping", refuses, WRAPPING),
+	RIG_HOST_CASE_ARG("refuses-ring-unmapped", refuses_ring_unmapped, 0),
+	RIG_HOST_CASE_ARG("refuses-used-readonly", refuses_used_readonly, 0),
+	RIG_HOST_CASE_ARG("refuses-used-readonly-va", refuses_used_readonly, VA),
 };
 
 RIG_CASE_MAIN(cases, help)
