@@ -62,28 +62,39 @@ peer_version() {
 
 # The peer runs under timeout(1), which bounds its life: $1 is timeout's
 # PID, and the peer's own (what is watched, signalled and killed) is its
-# child.
+# child.  Waits while timeout(1) lives, up to PEER_TIMEOUT seconds (a
+# loaded machine can take seconds to fork and exec); never answers with
+# timeout's own PID: status 1 and nothing printed if the child never came.
 peer_child() {
 	local tpid=$1 i c
-	for ((i = 0; i < 200; i++)); do
+	for ((i = 0; i < PEER_TIMEOUT * 100; i++)); do
 		c=$(cat "/proc/$tpid/task/$tpid/children" 2>/dev/null)
 		c=${c%% *}
 		# Until timeout(1) runs, its first child may be a shell's.
 		if [ -n "$c" ] && [ "$(cat "/proc/$tpid/comm" 2>/dev/null)" = timeout ] &&
 		   [ "$(cat "/proc/$c/comm" 2>/dev/null)" != timeout ]; then
 			echo "$c"
-			return
+			return 0
 		fi
+		kill -0 "$tpid" 2>/dev/null || break
 		sleep 0.01
 	done
-	echo "$tpid"
+	echo "peer_child: timeout(1) (PID $tpid) started no peer in ${PEER_TIMEOUT} s" >&2
+	return 1
 }
 
 # Wait for a peer's socket; fail if it dies or takes too long.
 peer_wait_sock() {
 	local name=$1
 	PEER_TPIDS[$name]=${PEER_PIDS[$name]}
-	PEER_PIDS[$name]=$(peer_child "${PEER_TPIDS[$name]}")
+	if ! PEER_PIDS[$name]=$(peer_child "${PEER_TPIDS[$name]}"); then
+		# timeout(1) passes the signal on to its child, if any.
+		kill "${PEER_TPIDS[$name]}" 2>/dev/null
+		{ wait "${PEER_TPIDS[$name]}"; } 2>/dev/null
+		unset "PEER_PIDS[$name]" "PEER_TPIDS[$name]"
+		peer_stop "$name"
+		return 1
+	fi
 	poll_until $((PEER_TIMEOUT * 20)) "${PEER_PIDS[$name]}" test -S "$(peer_sock "$name")" &&
 		return 0
 	echo "peer $name did not come up; its log:" >&2

@@ -84,7 +84,12 @@ dpdk() {
 	timeout -s INT $((PEER_TIMEOUT + DPDK_SECONDS + 10)) "${TESTPMD[@]}" --tx-first \
 		</dev/null >"$log" 2>&1 &
 	tpid=$!
-	pid=$(peer_child "$tpid")
+	if ! pid=$(peer_child "$tpid"); then
+		kill -INT "$tpid" 2>/dev/null
+		wait "$tpid"
+		rm -rf "/var/run/dpdk/$prefix"
+		return
+	fi
 	# DPDK_SECONDS from its first statistics, however long it took to
 	# start; its CPU time from the third (the first two are dropped).
 	if poll_until $((PEER_TIMEOUT * 20)) "$tpid" has_rx_pps "$log"; then
