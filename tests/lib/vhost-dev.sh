@@ -29,7 +29,9 @@ host_impl() { "$1" --version 2>&1 | sed -n 's/.*host ring code: \([^,;]*\).*/\1/
 
 # start_dev NAME ARGS...: vhost_dev in the background, listening on
 # $T/NAME.sock, its output in $T/NAME.out/.err, serving $CONNS frontends
-# (default 1) one after the other.  Waits for it to listen.
+# (default 1) one after the other.  Waits for it to listen: up to
+# DEV_TIMEOUT seconds (default 60, a liveness bound: a loaded machine can
+# take seconds to start a sanitized binary), less if it exits.
 start_dev() {
 	local name=$1
 	shift
@@ -38,7 +40,7 @@ start_dev() {
 		>"$T/$name.out" 2>"$T/$name.err" &
 	DEV_PID=$!
 	PIDS="$PIDS $DEV_PID"
-	poll_until 100 "$DEV_PID" grep -q '^listening on' "$T/$name.out" 2>/dev/null
+	poll_until $((${DEV_TIMEOUT:-60} * 20)) "$DEV_PID" grep -q '^listening on' "$T/$name.out" 2>/dev/null
 }
 
 # stop_dev PID: it exits by itself once its frontends are gone (else it is

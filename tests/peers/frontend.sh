@@ -27,6 +27,15 @@ failed=0
 CHECK_PREFIX=$LABEL
 . tests/lib/result.sh
 
+# has_socket PID: does PID have a socket open?
+has_socket() {
+	local f
+	for f in /proc/"$1"/fd/*; do
+		[[ $(readlink "$f" 2>/dev/null) == socket:* ]] && return 0
+	done
+	return 1
+}
+
 # vt NAME WANT_STATUS GREP... -- ARGS: run vhost_test, bounded in time; it
 # must exit with WANT_STATUS and its output (stdout then stderr) must
 # match every GREP (extended regular expression).  Exit 77 is a SKIP.
@@ -135,7 +144,12 @@ blk_matrix() {
 	# A peer that dies mid-run: one message, exit 1, no hang.
 	timeout 60 "$VT" --socket="$sock" --device=blk --count=0 --seconds=30 \
 		--peer-pid="$pid" >"$LOG/out" 2>"$LOG/err" &
-	local vpid=$! rc
+	local vpid=$! rc vt
+	# Killed once vhost_test has its socket (a loaded machine can take
+	# longer than the 0.5 s after that to even start it): then the kill
+	# finds it connected, not still to connect.
+	vt=$(peer_child "$vpid") &&
+		poll_until $((PEER_TIMEOUT * 20)) "$vt" has_socket "$vt"
 	sleep 0.5
 	# timeout(1) dies of the same signal: no job notice from bash.
 	{
@@ -157,7 +171,7 @@ blk_matrix() {
 # The rig's own backend (vhost_dev, on vringh): packed and in-order too;
 # then a vhost_dev --queues=2 driven on all its queues.
 rig_backend() {
-	local o sock vd="$B/vhost_dev" pid i qs opts dl
+	local o sock vd="$B/vhost_dev" pid qs opts dl
 	if [ ! -x "$vd" ]; then
 		skip "vhost_test against vhost_dev" "$vd is not built"
 		return
@@ -172,10 +186,7 @@ rig_backend() {
 				"$vd" --socket="$sock" --type=net --queues=$qs >"$LOG/vd.out" 2>&1 &
 			fi
 			pid=$!
-			for ((i = 0; i < 100; i++)); do
-				grep -q '^listening on' "$LOG/vd.out" 2>/dev/null && break
-				sleep 0.05
-			done
+			poll_until $((PEER_TIMEOUT * 20)) "$pid" grep -q '^listening on' "$LOG/vd.out" 2>/dev/null
 			opts=("" "--in-order" "--packed" "--packed --in-order") dl=vhost_dev
 			[ $qs = 2 ] && opts=("--queues=2" "--queues=2 --packed") dl="vhost_dev --queues=2"
 			for o in "${opts[@]}"; do

@@ -238,7 +238,8 @@ dpdk_server_run() {
 	fi
 	DEV_FAILS=""
 	pmd_start "$T/srv.sock" server=1
-	poll_until 200 "$PMD_PID" test -S "$T/srv.sock"
+	# testpmd's EAL can take tens of seconds to start on a loaded machine.
+	poll_until $((${DEV_TIMEOUT:-60} * 20)) "$PMD_PID" test -S "$T/srv.sock"
 	"$VHOST_DEV" --socket="$T/srv.sock" --connect --type=net --net=source --frames=$n \
 		>"$T/srv.out" 2>"$T/srv.err" &
 	dev_pid=$!
