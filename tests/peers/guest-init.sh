@@ -31,9 +31,11 @@ echo "RIG-INIT"
 for m in $(cat /lib/mod/order); do
 	insmod "/lib/mod/$m.ko" || err="$err insmod-$m"
 done
+# wait_for PATH: up to 30 s for a device to appear (a liveness bound: a
+# TCG guest on a loaded host can take seconds).
 wait_for() {
 	n=0
-	while [ ! -e "$1" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+	while [ ! -e "$1" ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 	[ -e "$1" ]
 }
 # blk_io DEV FEATURES: read all of DEV, its size and sum (and the features

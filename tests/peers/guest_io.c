@@ -46,7 +46,7 @@
 
 #define CHUNK		(1u << 20)
 #define PIECE_MAX	(256u << 10)	/* cpus blk: pieces of 4 KiB to this */
-#define NET_WAIT_S	10		/* for a frame to come back */
+#define NET_WAIT_S	30		/* for a frame to come back (a liveness bound: TCG on a loaded host) */
 #define ETH_P_RIG	0x88b5		/* IEEE local experimental ethertype */
 
 static void usage(const char *why)
