@@ -331,27 +331,29 @@ usage_checks() {
 		"$B/vringh_test" --eventidx
 	# Ctrl-C: the figures so far, exit 130.  The programs catch it within
 	# milliseconds of starting, but a loaded machine (or the check beside
-	# this one) may not run them at once: Ctrl-C comes after 2 s.
+	# this one) may not run them at once: Ctrl-C comes 2 s after the
+	# program has caught SIGINT (tests/ctrl-c.sh), its first progress line
+	# due 1 s after that.
 	expect "vringh_test --parallel: Ctrl-C prints the figures so far, exit 130" 130 \
 		out='^Interrupted after [0-9]* of 1000000000000 transfers$' \
 		out='^Guest: notified' out='^Host: notified' -- \
-		timeout --preserve-status -s INT "$CTRL_C_AFTER" "$B/vringh_test" --parallel --xfers=1000000000000
+		tests/ctrl-c.sh "$CTRL_C_AFTER" "$B/vringh_test" --parallel --xfers=1000000000000
 	expect "vring_bench: Ctrl-C prints the figures so far, exit 130" 130 \
 		out='^Interrupted after [0-9]* of 1000000000000 buffers$' \
 		out='^[0-9]+ns$' out='^[0-9]+ returned$' out-lines=3 -- \
-		timeout --preserve-status -s INT "$CTRL_C_AFTER" "$B/vring_bench" 1000000000000
+		tests/ctrl-c.sh "$CTRL_C_AFTER" "$B/vring_bench" 1000000000000
 	expect "virtio_test: Ctrl-C prints the figures so far, exit 130" 130 \
 		err='^virtio_test: interrupted: spurious wakeups: 0x[0-9a-f]* started=0x[0-9a-f]* completed=0x[0-9a-f]* of 0x10000000000$' -- \
-		timeout --preserve-status -s INT "$CTRL_C_AFTER" "$B/virtio_test" --buf-num=0x10000000000
+		tests/ctrl-c.sh "$CTRL_C_AFTER" "$B/virtio_test" --buf-num=0x10000000000
 	# Progress on stderr, only while it is a terminal (script(1) makes one).
 	if command -v script >/dev/null; then
 		expect "virtio_test: progress on a terminal" 130 \
 			out='virtio_test: 0x[0-9a-f]* of 0x10000000000 buffers' -- \
-			script -qec "timeout --preserve-status -s INT $CTRL_C_AFTER '$B/virtio_test' --buf-num=0x10000000000" /dev/null
+			script -qec "tests/ctrl-c.sh $CTRL_C_AFTER '$B/virtio_test' --buf-num=0x10000000000" /dev/null
 		expect "vringh_test --parallel: progress on a terminal, then Ctrl-C" 130 \
 			out='vringh_test: [0-9]* of 1000000000000 transfers' \
 			out='Interrupted after [0-9]* of' -- \
-			script -qec "timeout --preserve-status -s INT $CTRL_C_AFTER '$B/vringh_test' --parallel --xfers=1000000000000" /dev/null
+			script -qec "tests/ctrl-c.sh $CTRL_C_AFTER '$B/vringh_test' --parallel --xfers=1000000000000" /dev/null
 	else
 		skip_check "progress on a terminal" "no script(1) (util-linux)"
 	fi
