@@ -33,6 +33,7 @@
 
 #include "harness/harness.h"
 #include "harness/mockdev.h"
+#include "tests/chain.h"
 
 static const char help[] =
 "Usage: hostile --list | hostile CASE\n"
@@ -146,6 +147,10 @@ static u64 data_addr(unsigned int n)
 	return (uintptr_t)gaddr(OFF_DATA + n * 64);
 }
 
+/* LAY: rows (tests/chain.h) into table @t; OFFER: into the ring, first row the head. */
+#define LAY(t, ...)	chain_lay(set_desc, t, CHAIN_ROWS(__VA_ARGS__))
+#define OFFER(...)	chain_offer(set_desc, offer, gvr.desc, CHAIN_ROWS(__VA_ARGS__))
+
 /*
  * One getdesc on fresh iovs, what the ring code printed captured (*said:
  * how many bytes); returns getdesc's result.
@@ -251,10 +256,7 @@ static int host_next_out_of_range(void)
 static int host_desc_loop(void)
 {
 	host_setup();
-	set_desc(&gvr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, 1);
-	set_desc(&gvr.desc[1], data_addr(1), 8, VRING_DESC_F_NEXT, 2);
-	set_desc(&gvr.desc[2], data_addr(2), 8, VRING_DESC_F_NEXT, 0);
-	offer(0);
+	OFFER(CHAIN_LOOP(data_addr));
 	return expect_getdesc_why(-ELOOP, range_getrange,
 				  "longer than the ring");
 }
@@ -284,10 +286,9 @@ static int host_indirect_loop(void)
 
 	host_setup();
 	t = table();
-	set_desc(&t[0], data_addr(0), 8, VRING_DESC_F_NEXT, 1);
-	set_desc(&t[1], data_addr(1), 8, VRING_DESC_F_NEXT, 0);
-	set_desc(&gvr.desc[0], (uintptr_t)t, 2 * sizeof(*t), VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	LAY(t, { 0, data_addr(0), 8, VRING_DESC_F_NEXT, 1 },
+	       { 1, data_addr(1), 8, VRING_DESC_F_NEXT, 0 });
+	OFFER({ 0, (uintptr_t)t, 2 * sizeof(*t), VRING_DESC_F_INDIRECT, 0 });
 	return expect_getdesc_why(-ELOOP, range_getrange,
 				  "chains through more than its");
 }
@@ -298,10 +299,9 @@ static int host_nested_indirect(void)
 
 	host_setup();
 	t = table();
-	set_desc(&t[0], (uintptr_t)&t[4], 2 * sizeof(*t), VRING_DESC_F_INDIRECT, 0);
-	set_desc(&t[4], data_addr(0), 8, 0, 0);
-	set_desc(&gvr.desc[0], (uintptr_t)t, sizeof(*t), VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	LAY(t, { 0, (uintptr_t)&t[4], 2 * sizeof(*t), VRING_DESC_F_INDIRECT, 0 },
+	       { 4, data_addr(0), 8, 0, 0 });
+	OFFER({ 0, (uintptr_t)t, sizeof(*t), VRING_DESC_F_INDIRECT, 0 });
 	return expect_getdesc(-EINVAL, range_getrange);
 }
 
@@ -337,9 +337,8 @@ static int host_indirect_outside_range(void)
 static int host_readable_after_writable(void)
 {
 	host_setup();
-	set_desc(&gvr.desc[0], data_addr(0), 8, VRING_DESC_F_WRITE | VRING_DESC_F_NEXT, 1);
-	set_desc(&gvr.desc[1], data_addr(1), 8, 0, 0);
-	offer(0);
+	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_WRITE | VRING_DESC_F_NEXT, 1 },
+	      { 1, data_addr(1), 8, 0, 0 });
 	return expect_getdesc(-EINVAL, range_getrange);
 }
 
@@ -1369,27 +1368,28 @@ static int guest_used_idx_full(void)
 #ifdef vringh_complete_batch_user
 #define IN_ORDER_F	(1ULL << VIRTIO_F_IN_ORDER)
 
+/* A split ring of the host's, VIRTIO_F_IN_ORDER negotiated. */
+static void in_order_setup(void)
+{
+	host_features |= IN_ORDER_F;
+	host_setup();
+}
 
 /* The first chain starts at offset 0 (2.7.5). */
 static int host_in_order_first_head(void)
 {
-	host_features |= IN_ORDER_F;
-	host_setup();
-	set_desc(&gvr.desc[3], data_addr(0), 8, 0, 0);
-	offer(3);
+	in_order_setup();
+	OFFER({ 3, data_addr(0), 8, 0, 0 });
 	return expect_getdesc(-EINVAL, range_getrange);
 }
 
 /* A chain of two at 0, then a buffer at 5 where 2 was due. */
 static int host_in_order_head_skips(void)
 {
-	host_features |= IN_ORDER_F;
-	host_setup();
-	set_desc(&gvr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, 1);
-	set_desc(&gvr.desc[1], data_addr(1), 8, 0, 0);
-	offer(0);
-	set_desc(&gvr.desc[5], data_addr(2), 8, 0, 0);
-	offer(5);
+	in_order_setup();
+	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_NEXT, 1 },
+	      { 1, data_addr(1), 8, 0, 0 });
+	OFFER({ 5, data_addr(2), 8, 0, 0 });
 	CHECK(take() == 0);
 	return expect_getdesc(-EINVAL, range_getrange);
 }
@@ -1397,11 +1397,9 @@ static int host_in_order_head_skips(void)
 /* Descriptor 0 chains to 2, not 1 (2.7.5.2). */
 static int host_in_order_next_skips(void)
 {
-	host_features |= IN_ORDER_F;
-	host_setup();
-	set_desc(&gvr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, 2);
-	set_desc(&gvr.desc[2], data_addr(1), 8, 0, 0);
-	offer(0);
+	in_order_setup();
+	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_NEXT, 2 },
+	      { 2, data_addr(1), 8, 0, 0 });
 	return expect_getdesc(-EINVAL, range_getrange);
 }
 
@@ -1415,12 +1413,9 @@ static int host_in_order_bad_batch(void)
 	int err1, err2, err3;
 	size_t said;
 
-	host_features |= IN_ORDER_F;
-	host_setup();
-	set_desc(&gvr.desc[0], data_addr(0), 8, 0, 0);
-	offer(0);
-	set_desc(&gvr.desc[1], data_addr(1), 8, VRING_DESC_F_WRITE, 0);
-	offer(1);
+	in_order_setup();
+	OFFER({ 0, data_addr(0), 8, 0, 0 });
+	OFFER({ 1, data_addr(1), 8, VRING_DESC_F_WRITE, 0 });
 	CHECK(take() == 0 && take() == 1);
 
 	capture_begin();
@@ -1919,14 +1914,11 @@ static int spec_packed_misaligned(void)
 /* 2.7.5.3.1: in order, a table's entries run 0, 1, 2, ... */
 static int spec_in_order_table_unordered(void)
 {
-	host_features |= IN_ORDER_F;
-	host_setup();
-	set_desc(&table()[0], data_addr(0), 8, VRING_DESC_F_NEXT, 2);
-	set_desc(&table()[2], data_addr(1), 8, VRING_DESC_F_NEXT, 1);
-	set_desc(&table()[1], data_addr(2), 8, 0, 0);
-	set_desc(&gvr.desc[0], (uintptr_t)table(), 3 * sizeof(struct vring_desc),
-		 VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	in_order_setup();
+	LAY(table(), { 0, data_addr(0), 8, VRING_DESC_F_NEXT, 2 },
+		     { 2, data_addr(1), 8, VRING_DESC_F_NEXT, 1 },
+		     { 1, data_addr(2), 8, 0, 0 });
+	OFFER({ 0, (uintptr_t)table(), 3 * sizeof(struct vring_desc), VRING_DESC_F_INDIRECT, 0 });
 	return expect_getdesc(-EINVAL, range_getrange);
 }
 #else

@@ -25,6 +25,7 @@
 
 #include "harness/harness.h"
 #include "kernel/vhost_core.h"
+#include "tests/chain.h"
 
 static const char help[] =
 "Usage: vhost_core_hostile --list | vhost_core_hostile CASE\n"
@@ -105,6 +106,10 @@ static void offer(u16 head)
 	vr.avail->idx = cpu_to_le16(idx + 1);
 }
 
+/* LAY: rows (tests/chain.h) into table @t; OFFER: into the ring, first row the head. */
+#define LAY(t, ...)	chain_lay(set_desc, t, CHAIN_ROWS(__VA_ARGS__))
+#define OFFER(...)	chain_offer(set_desc, offer, vr.desc, CHAIN_ROWS(__VA_ARGS__))
+
 /*
  * Serve the ring: the core must refuse, say so (vq_err()), and use nothing
  * more than the @used buffers it had.
@@ -145,10 +150,7 @@ static int next_out_of_range(void)
 static int desc_loop(void)
 {
 	setup();
-	set_desc(&vr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, 1);
-	set_desc(&vr.desc[1], data_addr(1), 8, VRING_DESC_F_NEXT, 2);
-	set_desc(&vr.desc[2], data_addr(2), 8, VRING_DESC_F_NEXT, 0);
-	offer(0);
+	OFFER(CHAIN_LOOP(data_addr));
 	return expect_refused();
 }
 
@@ -166,20 +168,18 @@ static int chain_longer_than_ring(void)
 static int indirect_loop(void)
 {
 	setup();
-	set_desc(&tbl[0], data_addr(0), 8, VRING_DESC_F_NEXT, 1);
-	set_desc(&tbl[1], data_addr(1), 8, VRING_DESC_F_NEXT, 0);
-	set_desc(&vr.desc[0], (uintptr_t)tbl, 2 * sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	LAY(tbl, { 0, data_addr(0), 8, VRING_DESC_F_NEXT, 1 },
+		 { 1, data_addr(1), 8, VRING_DESC_F_NEXT, 0 });
+	OFFER({ 0, (uintptr_t)tbl, 2 * sizeof(*tbl), VRING_DESC_F_INDIRECT, 0 });
 	return expect_refused();
 }
 
 static int nested_indirect(void)
 {
 	setup();
-	set_desc(&tbl[0], (uintptr_t)&tbl[4], 2 * sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
-	set_desc(&tbl[4], data_addr(0), 8, 0, 0);
-	set_desc(&vr.desc[0], (uintptr_t)tbl, sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	LAY(tbl, { 0, (uintptr_t)&tbl[4], 2 * sizeof(*tbl), VRING_DESC_F_INDIRECT, 0 },
+		 { 4, data_addr(0), 8, 0, 0 });
+	OFFER({ 0, (uintptr_t)tbl, sizeof(*tbl), VRING_DESC_F_INDIRECT, 0 });
 	return expect_refused();
 }
 
@@ -216,9 +216,8 @@ static int indirect_outside_range(void)
 static int readable_after_writable(void)
 {
 	setup();
-	set_desc(&vr.desc[0], data_addr(0), 8, VRING_DESC_F_WRITE | VRING_DESC_F_NEXT, 1);
-	set_desc(&vr.desc[1], data_addr(1), 8, 0, 0);
-	offer(0);
+	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_WRITE | VRING_DESC_F_NEXT, 1 },
+	      { 1, data_addr(1), 8, 0, 0 });
 	return expect_refused();
 }
 
@@ -281,20 +280,17 @@ static int spec_ring_misaligned(void)
 static int spec_indirect_not_negotiated(void)
 {
 	setup_features(1ULL << VIRTIO_F_VERSION_1);
-	set_desc(&tbl[0], data_addr(0), 8, 0, 0);
-	set_desc(&vr.desc[0], (uintptr_t)tbl, sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
-	offer(0);
+	LAY(tbl, { 0, data_addr(0), 8, 0, 0 });
+	OFFER({ 0, (uintptr_t)tbl, sizeof(*tbl), VRING_DESC_F_INDIRECT, 0 });
 	return expect_refused();
 }
 
 static int spec_indirect_with_next(void)
 {
 	setup();
-	set_desc(&tbl[0], data_addr(0), 8, 0, 0);
-	set_desc(&vr.desc[0], (uintptr_t)tbl, sizeof(*tbl),
-		 VRING_DESC_F_INDIRECT | VRING_DESC_F_NEXT, 1);
-	set_desc(&vr.desc[1], data_addr(1), 8, 0, 0);
-	offer(0);
+	LAY(tbl, { 0, data_addr(0), 8, 0, 0 });
+	OFFER({ 0, (uintptr_t)tbl, sizeof(*tbl), VRING_DESC_F_INDIRECT | VRING_DESC_F_NEXT, 1 },
+	      { 1, data_addr(1), 8, 0, 0 });
 	return expect_refused();
 }
 

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A hostile descriptor layout, written as a table: one row per descriptor
+ * a malicious guest writes (where, and its four fields), laid into a split
+ * ring's descriptor table or an indirect table by one loop.  The hostile
+ * programs (tests/hostile.c against vringh, tests/vhost_core_hostile.c
+ * against the kernel's vhost core) state a case as its layout and its
+ * expectation; each passes its own set_desc(), which knows its byte order.
+ */
+#ifndef TESTS_CHAIN_H
+#define TESTS_CHAIN_H
+
+#include <stddef.h>
+#include <linux/virtio_ring.h>
+
+struct chain_row {
+	u16 at;		/* which descriptor of the table */
+	u64 addr;
+	u32 len;
+	u16 flags;
+	u16 next;
+};
+
+typedef void chain_set_fn(struct vring_desc *d, u64 addr, u32 len, u16 flags, u16 next);
+
+/* Write @n rows into the table @t with @set. */
+static inline void chain_lay(chain_set_fn *set, struct vring_desc *t,
+			     const struct chain_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		set(&t[rows[i].at], rows[i].addr, rows[i].len, rows[i].flags, rows[i].next);
+}
+
+/*
+ * Lay @n rows into the ring's descriptor table @desc, then make the first
+ * row's descriptor available, as the chain's head, with @offer.
+ */
+static inline void chain_offer(chain_set_fn *set, void (*offer)(u16), struct vring_desc *desc,
+			       const struct chain_row *rows, size_t n)
+{
+	chain_lay(set, desc, rows, n);
+	offer(rows[0].at);
+}
+
+/* The rows given as arguments, then how many: chain_lay(set, t, CHAIN_ROWS(...)). */
+#define CHAIN_ROWS(...)							\
+	(const struct chain_row[]){ __VA_ARGS__ },			\
+	sizeof((const struct chain_row[]){ __VA_ARGS__ }) / sizeof(struct chain_row)
+
+/*
+ * A chain that never ends: 0 -> 1 -> 2 -> 0, buffers 0, 1 and 2 of 8
+ * bytes (@buf(n): the address of the program's buffer n).
+ */
+#define CHAIN_LOOP(buf)							\
+	{ 0, buf(0), 8, VRING_DESC_F_NEXT, 1 },				\
+	{ 1, buf(1), 8, VRING_DESC_F_NEXT, 2 },				\
+	{ 2, buf(2), 8, VRING_DESC_F_NEXT, 0 }
+
+#endif
