@@ -898,12 +898,15 @@ int main(int argc, char **argv)
 			rig_print_built_by("stats");
 			putchar('\n');
 			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-		default:	/* what getopt_long refused, ':' too */
+		default: {	/* what getopt_long refused, ':' too */
+			char why[256];
+
 			fprintf(stderr, "stats: %s\n",
-				rig_option_refused(ch, argv[optind - 1], optopt,
-						   long_options));
+				rig_option_refused(why, sizeof(why), ch, argv[optind - 1],
+						   optopt, long_options));
 			try_help();
 			return EXIT_USAGE;
+		}
 		}
 	}
 	if (opt.csv && opt.trim) {

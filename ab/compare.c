@@ -655,9 +655,12 @@ int main(int argc, char *argv[])
 			rig_print_built_by("compare");
 			putchar('\n');
 			return 0;
-		default:	/* what getopt_long refused, ':' too */
-			bad_usage("%s", rig_option_refused(opt, argv[optind - 1], optopt,
-							   longopts));
+		default: {	/* what getopt_long refused, ':' too */
+			char why[256];
+
+			bad_usage("%s", rig_option_refused(why, sizeof(why), opt,
+							   argv[optind - 1], optopt, longopts));
+		}
 		}
 	}
 	if (pairs == 0)

@@ -75,23 +75,27 @@ int rig_name_index(const char *s, const char *const names[], unsigned int n)
 	return -1;
 }
 
-char *rig_option_refused(int c, const char *arg, int optopt,
-			 const struct option *longopts)
+const char *rig_option_refused(char *buf, size_t size, int c, const char *arg,
+			       int optopt, const struct option *longopts)
 {
 	size_t n = strcspn(arg, "=");
 	const struct option *o;
-	char *why = NULL;
 
-	if (c == ':')
-		return asprintf(&why, "%s needs a value", arg) < 0 ? NULL : why;
+	if (c == ':') {
+		snprintf(buf, size, "%s needs a value", arg);
+		return buf;
+	}
 	if (arg[0] == '-' && arg[1] == '-' && arg[n] == '=')
 		for (o = longopts; o->name; o++)
-			if (strlen(o->name) == n - 2 && !strncmp(o->name, arg + 2, n - 2))
-				return asprintf(&why, "--%s takes no value", o->name) < 0 ?
-				       NULL : why;
+			if (strlen(o->name) == n - 2 && !strncmp(o->name, arg + 2, n - 2)) {
+				snprintf(buf, size, "--%s takes no value", o->name);
+				return buf;
+			}
 	if (arg[0] == '-' && arg[1] != '-' && optopt > 0 && optopt < 256)
-		return asprintf(&why, "unknown option '-%c'", optopt) < 0 ? NULL : why;
-	return asprintf(&why, "unknown option '%s'", arg) < 0 ? NULL : why;
+		snprintf(buf, size, "unknown option '-%c'", optopt);
+	else
+		snprintf(buf, size, "unknown option '%s'", arg);
+	return buf;
 }
 
 void rig_json_quoted(const char *s)

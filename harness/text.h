@@ -9,6 +9,7 @@
 #define RIG_TEXT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Parse a whole decimal (or 0x hex) number in [min, max].  False (and
@@ -32,11 +33,11 @@ struct option;
  * Why getopt_long() (optstring starting with ':', opterr 0) refused @arg,
  * the word it stopped at, with value @c (':' for a missing value; optopt
  * as it left it in @optopt): "ARG needs a value", "--NAME takes no value",
- * "unknown option '-C'" or "unknown option 'ARG'", in memory from
- * malloc() (the program is about to exit with a usage error).
+ * "unknown option '-C'" or "unknown option 'ARG'", written into @buf
+ * (@size bytes, cut short if need be); returns @buf.
  */
-char *rig_option_refused(int c, const char *arg, int optopt,
-			 const struct option *longopts);
+const char *rig_option_refused(char *buf, size_t size, int c, const char *arg,
+			       int optopt, const struct option *longopts);
 
 /* @s as a JSON string on stdout: quotes, backslashes, control bytes escaped. */
 void rig_json_quoted(const char *s);
