@@ -62,12 +62,13 @@ peer_version() {
 
 # The peer runs under timeout(1), which bounds its life: $1 is timeout's
 # PID, and the peer's own (what is watched, signalled and killed) is its
-# child.  Waits while timeout(1) lives, up to PEER_TIMEOUT seconds (a
-# loaded machine can take seconds to fork and exec); never answers with
-# timeout's own PID: status 1 and nothing printed if the child never came.
+# child.  Waits while timeout(1) lives, up to PEER_TIMEOUT seconds by the
+# clock (a loaded machine can take seconds to fork and exec); never
+# answers with timeout's own PID: status 1 and the reason on stderr if the
+# child never came.
 peer_child() {
-	local tpid=$1 i c
-	for ((i = 0; i < PEER_TIMEOUT * 100; i++)); do
+	local tpid=$1 c end=$((SECONDS + PEER_TIMEOUT))
+	while [ "$SECONDS" -le "$end" ]; do
 		c=$(cat "/proc/$tpid/task/$tpid/children" 2>/dev/null)
 		c=${c%% *}
 		# Until timeout(1) runs, its first child may be a shell's.
@@ -76,7 +77,10 @@ peer_child() {
 			echo "$c"
 			return 0
 		fi
-		kill -0 "$tpid" 2>/dev/null || break
+		if ! kill -0 "$tpid" 2>/dev/null; then
+			echo "peer_child: timeout(1) (PID $tpid) ended before its peer was seen" >&2
+			return 1
+		fi
 		sleep 0.01
 	done
 	echo "peer_child: timeout(1) (PID $tpid) started no peer in ${PEER_TIMEOUT} s" >&2
@@ -88,6 +92,8 @@ peer_wait_sock() {
 	local name=$1
 	PEER_TPIDS[$name]=${PEER_PIDS[$name]}
 	if ! PEER_PIDS[$name]=$(peer_child "${PEER_TPIDS[$name]}"); then
+		echo "peer $name did not start; its log:" >&2
+		tail -n 20 "$(peer_log "$name")" >&2
 		# timeout(1) passes the signal on to its child, if any.
 		kill "${PEER_TPIDS[$name]}" 2>/dev/null
 		{ wait "${PEER_TPIDS[$name]}"; } 2>/dev/null

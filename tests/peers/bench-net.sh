@@ -85,6 +85,8 @@ dpdk() {
 		</dev/null >"$log" 2>&1 &
 	tpid=$!
 	if ! pid=$(peer_child "$tpid"); then
+		echo "bench-net: DPDK's virtio-user did not start; its log:" >&2
+		tail -n 20 "$log" >&2
 		kill -INT "$tpid" 2>/dev/null
 		wait "$tpid"
 		rm -rf "/var/run/dpdk/$prefix"

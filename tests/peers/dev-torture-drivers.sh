@@ -116,7 +116,7 @@ GUEST_SLOT0=3
 GUEST_MAX=$((0x1e - GUEST_SLOT0 + 1))
 GUEST_STUCK=5
 # Net devices a boot: the guest's one vCPU serves every device's frames
-# within the same bounds (8 s, guest_io's 10 s for a frame), and at a load
+# within the same bound (the row's 8 s; guest_io waits 30 s for a frame), and at a load
 # average of 21 two of 10 net devices missed them (hung, where a boot of
 # its own was detected): fewer, less to serve in that time.
 GUEST_NET_MAX=5
