@@ -209,9 +209,10 @@ struct option;
  * getopt_long(@argc, @argv, "h", @longopts) with @argv[0] named as
  * rig_getopt_name() does, the options above handled as @g says, and the
  * rows that set an int flag (getopt_long's struct option .flag) passed
- * over once getopt has set it: the next of the program's own option values, '?' for what getopt refused (it has
- * said what unless opterr is 0), or -1 at the end (then optind is the
- * first operand's index, as getopt leaves it).
+ * over once getopt has set it.  Returns the next of the program's own
+ * option values, '?' for what getopt refused (it has said what unless
+ * opterr is 0), or -1 at the end (then optind is the first operand's
+ * index, as getopt leaves it).
  */
 int rig_getopt(int argc, char *argv[], const struct option *longopts,
 	       const struct rig_getopt *g);
