@@ -7,7 +7,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -100,6 +102,43 @@ int rig_getopt(int argc, char *argv[], const struct option *longopts,
 	if (g->no_operands && optind < argc)
 		rig_usage_error("unexpected argument '%s'", argv[optind]);
 	return -1;
+}
+
+/* The long name of @longopts' row for @val (rows that set a flag aside). */
+static const char *long_name(const struct option *longopts, int val)
+{
+	for (; longopts->name; longopts++)
+		if (!longopts->flag && longopts->val == val)
+			return longopts->name;
+	return "?";
+}
+
+bool rig_number_option(int c, const struct rig_number_opt *opts, size_t n,
+		       const struct option *longopts)
+{
+	const struct rig_number_opt *o = opts;
+	unsigned long v;
+	char most[24];
+
+	while (o < opts + n && o->val != c)
+		o++;
+	if (o == opts + n)
+		return false;
+	if (!rig_parse_ulong(optarg, o->min, o->max, &v)) {
+		if (o->max >= 1UL << 32 && !(o->max & (o->max - 1)))
+			snprintf(most, sizeof(most), "2^%d", __builtin_ctzl(o->max));
+		else
+			snprintf(most, sizeof(most), "%lu", o->max);
+		rig_usage_error("bad --%s '%s': not a number from %lu to %s",
+				long_name(longopts, c), optarg, o->min, most);
+	}
+	if (o->size == sizeof(unsigned int) && o->max <= UINT_MAX)
+		*(unsigned int *)o->to = v;
+	else if (o->size == sizeof(unsigned long))
+		*(unsigned long *)o->to = v;
+	else
+		abort();	/* a row whose variable cannot hold its range */
+	return true;
 }
 
 void rig_usage_error(const char *fmt, ...)

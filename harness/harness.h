@@ -218,6 +218,30 @@ int rig_getopt(int argc, char *argv[], const struct option *longopts,
 	       const struct rig_getopt *g);
 
 /*
+ * An option whose value is a whole number from @min to @max, stored in
+ * the unsigned int or unsigned long at @to (an int or a long too: the
+ * range keeps it positive).  RIG_NUMBER_OPT(VAL, VAR, MIN, MAX) is such a
+ * row for getopt value VAL and variable VAR.
+ */
+struct rig_number_opt {
+	int val;
+	unsigned long min, max;
+	void *to;
+	size_t size;
+};
+#define RIG_NUMBER_OPT(v, var, lo, hi)	\
+	{ .val = (v), .min = (lo), .max = (hi), .to = &(var), .size = sizeof(var) }
+/*
+ * When @c, what rig_getopt() returned, is the value of one of the @n
+ * @opts: optarg stored where that row says, and true.  A value out of
+ * range is a usage error, "bad --NAME 'ARG': not a number from MIN to
+ * MAX" (NAME as @longopts spells it; a MAX of 2^32 or more that is a
+ * power of two written as one).  False for any other @c.
+ */
+bool rig_number_option(int c, const struct rig_number_opt *opts, size_t n,
+		       const struct option *longopts);
+
+/*
  * A SKIP: "PROG: <why>" on stdout (the check runner shows it as the
  * reason), exit RIG_EXIT_SKIP.
  */

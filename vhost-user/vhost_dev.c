@@ -65,25 +65,6 @@ static void usage(void)
 	fputs(usage_text, stdout);
 }
 
-/*
- * --@name's @arg as a number from @min to @max, else a usage error that
- * says so (a bound of 2^32 or more written as the power of two it is).
- */
-static unsigned long number(const char *name, const char *arg, unsigned long min,
-			    unsigned long max)
-{
-	unsigned long v;
-	char most[24];
-
-	if (max >= 1ul << 32 && !(max & (max - 1)))
-		snprintf(most, sizeof(most), "2^%d", __builtin_ctzl(max));
-	else
-		snprintf(most, sizeof(most), "%lu", max);
-	if (!rig_parse_ulong(arg, min, max, &v))
-		rig_usage_error("--%s=%s: not a number from %lu to %s", name, arg, min, most);
-	return v;
-}
-
 static volatile sig_atomic_t stopping;
 
 static void on_signal(int sig)
@@ -138,6 +119,15 @@ int main(int argc, char **argv)
 		[NET_LOOPBACK] = "loopback", [NET_SINK] = "sink", [NET_SOURCE] = "source",
 	};
 	const struct rig_getopt common = { .prog = "vhost_dev", .usage = usage, .features = &features };
+	const struct rig_number_opt numbers[] = {
+		RIG_NUMBER_OPT(O_CONNS, conns, 1, 1000000),
+		RIG_NUMBER_OPT(O_QSIZE, qsize, 4, 32768),
+		RIG_NUMBER_OPT(O_HOLD, blk.hold_after, 1, 1ul << 40),
+		RIG_NUMBER_OPT(O_FRAMES, frames, 1, 1ul << 40),
+		RIG_NUMBER_OPT(O_WINDOW, window, 1, 32768),
+		RIG_NUMBER_OPT(O_QUEUES, queues, 1, NET_MAX_PAIRS),
+		RIG_NUMBER_OPT(O_AFTER, torture.after, 0, 1ul << 40),
+	};
 	unsigned long served = 0;
 	int c, err, mode;
 
@@ -155,7 +145,6 @@ int main(int argc, char **argv)
 		case O_SOCKET: sock = optarg; break;
 		case O_CONNECT: connect_mode = true; break;
 		case O_TYPE: type = optarg; break;
-		case O_CONNS: conns = number("conns", optarg, 1, 1000000); break;
 		case O_PRINT: print = true; break;
 		case O_DISK: disk = optarg; break;
 		case O_SIZE:
@@ -167,20 +156,17 @@ int main(int argc, char **argv)
 				rig_usage_error("--id=%s: longer than 20 bytes", optarg);
 			blk.id = optarg;
 			break;
-		case O_QSIZE: qsize = number("queue-size", optarg, 4, 32768); break;
-		case O_HOLD: blk.hold_after = number("hold-after", optarg, 1, 1ul << 40); break;
 		case O_NET: netmode = optarg; break;
-		case O_FRAMES: frames = number("frames", optarg, 1, 1ul << 40); break;
-		case O_WINDOW: window = number("window", optarg, 1, 32768); break;
-		case O_QUEUES: queues = number("queues", optarg, 1, NET_MAX_PAIRS); break;
 		case O_TORTURE:
 			torture.c = dev_torture_find(optarg);
 			if (!torture.c)
 				rig_usage_error("--torture=%s: no such case (--list names them)", optarg);
 			break;
-		case O_AFTER: torture.after = number("torture-after", optarg, 0, 1ul << 40); break;
 		case O_LIST: dev_torture_list(stdout); return 0;
-		default:	/* what getopt refused */
+		default:
+			if (rig_number_option(c, numbers, ARRAY_SIZE(numbers), opts))
+				break;
+			/* what getopt refused */
 			rig_usage_error("unknown option, or one missing its value: %s",
 					argv[optind - 1]);
 		}

@@ -489,16 +489,6 @@ static void usage(void)
 		rig_guest_impl());
 }
 
-static unsigned long number(const char *opt, const char *s, unsigned long min,
-			    unsigned long max)
-{
-	unsigned long v;
-
-	if (!rig_parse_ulong(s, min, max, &v))
-		rig_usage_error("bad %s '%s' (%lu..%lu)", opt, s, min, max);
-	return v;
-}
-
 static void parse_options(int argc, char *argv[])
 {
 	enum {
@@ -534,12 +524,29 @@ static void parse_options(int argc, char *argv[])
 		.prog = "vhost_test", .usage = usage, .features = &vt.ring_features,
 		.packed = &vt.packed, .in_order = &vt.in_order, .no_operands = true,
 	};
+	unsigned int timeout = 0;	/* --timeout's seconds */
+	const struct rig_number_opt numbers[] = {
+		RIG_NUMBER_OPT(OPT_RING_SIZE, vt.ring_size, 2, 32768),
+		RIG_NUMBER_OPT(OPT_QUEUES, vt.queues, 1, VT_MAX_QUEUES / 2),
+		RIG_NUMBER_OPT(OPT_COUNT, vt.count, 0, 1UL << 48),
+		RIG_NUMBER_OPT(OPT_SECONDS, vt.seconds, 1, 86400),
+		RIG_NUMBER_OPT(OPT_TIMEOUT, timeout, 1, 3600),
+		RIG_NUMBER_OPT(OPT_FRAME_LEN, vt.frame_len, 60, 1514),
+		RIG_NUMBER_OPT(OPT_BURST, vt.burst, 1, 32768),
+		RIG_NUMBER_OPT(OPT_SEED, vt.seed, 1, ~0UL),
+		RIG_NUMBER_OPT(OPT_PEER_PID, vt.peer_pid, 1, 1UL << 22),
+		RIG_NUMBER_OPT(OPT_CPU, vt.cpu, 0, CPU_SETSIZE - 1),
+	};
 	static const char *const device_name[] = { [VT_NET] = "net", [VT_BLK] = "blk" };
 	bool have_device = false, have_count = false;
 	int c, device;
 
 	opterr = 0;
 	while ((c = rig_getopt(argc, argv, longopts, &common)) != -1) {
+		if (rig_number_option(c, numbers, ARRAY_SIZE(numbers), longopts)) {
+			have_count |= c == OPT_COUNT;
+			continue;
+		}
 		switch (c) {
 		case OPT_SOCKET:
 			vt.socket = optarg;
@@ -551,39 +558,8 @@ static void parse_options(int argc, char *argv[])
 			vt.device = device;
 			have_device = true;
 			break;
-		case OPT_RING_SIZE:
-			vt.ring_size = number("--ring-size", optarg, 2, 32768);
-			break;
-		case OPT_QUEUES:
-			vt.queues = number("--queues", optarg, 1, VT_MAX_QUEUES / 2);
-			break;
-		case OPT_COUNT:
-			vt.count = number("--count", optarg, 0, 1UL << 48);
-			have_count = true;
-			break;
-		case OPT_SECONDS:
-			vt.seconds = number("--seconds", optarg, 1, 86400);
-			break;
-		case OPT_TIMEOUT:
-			vt.timeout_ms = number("--timeout", optarg, 1, 3600) * 1000;
-			break;
-		case OPT_FRAME_LEN:
-			vt.frame_len = number("--frame-len", optarg, 60, 1514);
-			break;
 		case OPT_POLL:
 			vt.poll = true;
-			break;
-		case OPT_BURST:
-			vt.burst = number("--burst", optarg, 1, 32768);
-			break;
-		case OPT_SEED:
-			vt.seed = number("--seed", optarg, 1, ~0UL);
-			break;
-		case OPT_PEER_PID:
-			vt.peer_pid = number("--peer-pid", optarg, 1, 1UL << 22);
-			break;
-		case OPT_CPU:
-			vt.cpu = number("--cpu", optarg, 0, CPU_SETSIZE - 1);
 			break;
 		case OPT_TORTURE:
 			if (!strcmp(optarg, "list")) {
@@ -601,6 +577,8 @@ static void parse_options(int argc, char *argv[])
 			rig_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (timeout)
+		vt.timeout_ms = timeout * 1000;
 	if (!vt.socket)
 		rig_usage_error("--socket=PATH is required");
 	if (!have_device)
