@@ -162,18 +162,25 @@ static void send_plain(int s, uint32_t req)
 	send_msg(s, &m, NULL, 0);
 }
 
-/* SET_VRING_ADDR of queue @index: the rings at these frontend addresses. */
-static void send_addr_of(int s, uint32_t index, uint64_t desc, uint64_t avail, uint64_t used)
+/* @req with @size bytes of @payload and, when @fd >= 0, that descriptor. */
+static void send_payload(int s, uint32_t req, const void *payload, size_t size, int fd)
 {
 	struct vhost_user_msg m;
 
-	vhost_user_msg_init(&m, VHOST_USER_SET_VRING_ADDR);
-	m.hdr.size = sizeof(m.payload.addr);
-	m.payload.addr.index = index;
-	m.payload.addr.desc = desc;
-	m.payload.addr.avail = avail;
-	m.payload.addr.used = used;
-	send_msg(s, &m, NULL, 0);
+	vhost_user_msg_init(&m, req);
+	memcpy(&m.payload, payload, size);
+	m.hdr.size = size;
+	send_msg(s, &m, fd >= 0 ? &fd : NULL, fd >= 0);
+}
+
+/* SET_VRING_ADDR of queue @index: the rings at these frontend addresses. */
+static void send_addr_of(int s, uint32_t index, uint64_t desc, uint64_t avail, uint64_t used)
+{
+	const struct vhost_user_vring_addr a = {
+		.index = index, .desc = desc, .avail = avail, .used = used,
+	};
+
+	send_payload(s, VHOST_USER_SET_VRING_ADDR, &a, sizeof(a), -1);
 }
 
 static void send_addr(int s, uint64_t desc, uint64_t avail, uint64_t used)
@@ -910,15 +917,11 @@ static void hello_inflight(int s)
 static void send_inflight(int s, uint32_t req, uint64_t size, uint64_t off,
 			  uint16_t nqueues, uint16_t qsize, int fd)
 {
-	struct vhost_user_msg m;
+	const struct vhost_user_inflight in = {
+		.mmap_size = size, .mmap_offset = off, .num_queues = nqueues, .queue_size = qsize,
+	};
 
-	vhost_user_msg_init(&m, req);
-	m.hdr.size = sizeof(m.payload.inflight);
-	m.payload.inflight.mmap_size = size;
-	m.payload.inflight.mmap_offset = off;
-	m.payload.inflight.num_queues = nqueues;
-	m.payload.inflight.queue_size = qsize;
-	send_msg(s, &m, fd >= 0 ? &fd : NULL, fd >= 0);
+	send_payload(s, req, &in, sizeof(in), fd);
 }
 
 static void get_inflight_case(int s, const struct vh_case *c)

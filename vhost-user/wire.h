@@ -161,6 +161,7 @@ struct vhost_user_inflight {
 	uint64_t mmap_offset;
 	uint16_t num_queues;
 	uint16_t queue_size;
+	uint32_t padding;
 };
 
 union vhost_user_payload {
