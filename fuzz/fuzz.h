@@ -152,4 +152,32 @@ static inline void fuzz_quiet_stderr(void)
 	stderr = f;
 }
 
+/* One operation of a target's: reads its own arguments, if any, from @in. */
+typedef void fuzz_op_fn(struct fin *in);
+
+/* Most operations one input runs. */
+#define FUZZ_MAX_OPS	512
+
+/*
+ * An input's operations, in order: each a byte, taken modulo @n, choosing
+ * which of @ops runs (FUZZ_VERBOSE=1 names it), until the input or
+ * FUZZ_MAX_OPS runs out.  @after, when not NULL, runs after each one, with
+ * fuzz_said as it stood before it (so it can tell whether the op said
+ * anything).
+ */
+static inline void fuzz_run_ops(struct fin *in, fuzz_op_fn *const ops[], unsigned int n,
+				void (*after)(size_t said_before))
+{
+	for (unsigned int i = 0; in->n && i < FUZZ_MAX_OPS; i++) {
+		size_t said = fuzz_said;
+		unsigned int op = fin_u8(in) % n;
+
+		if (fuzz_verbose)
+			dprintf(2, "op %u (%zu bytes left)\n", op, in->n);
+		ops[op](in);
+		if (after)
+			after(said);
+	}
+}
+
 #endif /* RIG_FUZZ_H */

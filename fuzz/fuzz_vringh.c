@@ -54,14 +54,6 @@ static char *g;			/* guest memory, G_PAGES pages */
 static unsigned char *shadow;	/* what the model says g holds */
 static bool g_page_rw[G_PAGES];
 
-enum op {
-	OP_GETDESC, OP_PULL, OP_PUSH, OP_COMPLETE, OP_COMPLETE_MULTI,
-	OP_ABANDON, OP_NOTIFY_ENABLE, OP_NOTIFY_DISABLE, OP_NEED_NOTIFY,
-	OP_MODEL_ADD, OP_MODEL_FLAGS, OP_POKE16, OP_POKE_DESC, OP_POKE_G,
-	OP_IOV_RESET, OP_ADVANCE, OP_CLEANUP, OP_FAIL_ALLOC, OP_COMPLETE_BATCH,
-	OP_COUNT
-};
-
 struct seg {
 	uint32_t off;		/* into guest memory */
 	uint32_t len;
@@ -418,7 +410,7 @@ static int do_getdesc(u16 *head)
 				   kw() ? &s.wiov.u : NULL, getrange, head);
 }
 
-static void op_getdesc(void)
+static void op_getdesc(struct fin *in __attribute__((unused)))
 {
 	u16 before = s.vrh.last_avail_idx, head = 0xdead;
 	bool wrap_before = s.vrh.avail_wrap_counter;
@@ -831,7 +823,7 @@ static void op_abandon(struct fin *in)
 	s.m.host_idx -= k;
 }
 
-static void op_notify_enable(void)
+static void op_notify_enable(struct fin *in __attribute__((unused)))
 {
 	size_t said = fuzz_said;
 	u16 avail = s.packed ? 0 : vringh16_to_cpu(&s.vrh, s.vr.avail->idx);
@@ -859,7 +851,7 @@ static void op_notify_enable(void)
 			   "used flags not cleared");
 }
 
-static void op_notify_disable(void)
+static void op_notify_disable(struct fin *in __attribute__((unused)))
 {
 	if (s.kern)
 		vringh_notify_disable_kern(&s.vrh);
@@ -870,7 +862,7 @@ static void op_notify_disable(void)
 			   VRING_USED_F_NO_NOTIFY, "used flags not set");
 }
 
-static void op_need_notify(void)
+static void op_need_notify(struct fin *in __attribute__((unused)))
 {
 	u16 flags, used_event;
 	int want, got;
@@ -1408,44 +1400,38 @@ int LLVMFuzzerInitialize(int *argc __attribute__((unused)), char ***argv __attri
 	return 0;
 }
 
+/*
+ * The operations, numbered by their place here: an input's op byte picks
+ * one (fuzz/mkseeds.py numbers them the same, and the corpus depends on
+ * it: a new one goes at the end).
+ */
+static fuzz_op_fn *const ops[] = {
+	op_getdesc, op_pull, op_push, op_complete, op_complete_multi,
+	op_abandon, op_notify_enable, op_notify_disable, op_need_notify,
+	op_model_add, op_model_flags, op_poke16, op_poke_desc, op_poke_g,
+	op_iov_reset, op_advance, op_cleanup, op_fail_alloc, op_complete_batch,
+};
+
+/* After each op: guest memory it wrote checked against the model. */
+static void check_dirty(size_t said_before __attribute__((unused)))
+{
+	if (!s.dirty)
+		return;
+	sanitize_all();
+	if (s.m.ok && s.dlo < s.dhi)
+		check_shadow(s.dlo, s.dhi);
+	s.dirty = false;
+	s.dlo = gsize;
+	s.dhi = 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fin in = { data, size };
 	long base = kmalloc_outstanding();
-	unsigned int ops = 0;
 
 	setup(&in);
-	while (in.n && ops++ < 512) {
-		switch (fin_u8(&in) % OP_COUNT) {
-		case OP_GETDESC:	op_getdesc(); break;
-		case OP_PULL:		op_pull(&in); break;
-		case OP_PUSH:		op_push(&in); break;
-		case OP_COMPLETE:	op_complete(&in); break;
-		case OP_COMPLETE_MULTI:	op_complete_multi(&in); break;
-		case OP_ABANDON:	op_abandon(&in); break;
-		case OP_NOTIFY_ENABLE:	op_notify_enable(); break;
-		case OP_NOTIFY_DISABLE:	op_notify_disable(); break;
-		case OP_NEED_NOTIFY:	op_need_notify(); break;
-		case OP_MODEL_ADD:	op_model_add(&in); break;
-		case OP_MODEL_FLAGS:	op_model_flags(&in); break;
-		case OP_POKE16:		op_poke16(&in); break;
-		case OP_POKE_DESC:	op_poke_desc(&in); break;
-		case OP_POKE_G:		op_poke_g(&in); break;
-		case OP_IOV_RESET:	op_iov_reset(&in); break;
-		case OP_ADVANCE:	op_advance(&in); break;
-		case OP_CLEANUP:	op_cleanup(&in); break;
-		case OP_FAIL_ALLOC:	op_fail_alloc(&in); break;
-		case OP_COMPLETE_BATCH:	op_complete_batch(&in); break;
-		}
-		if (!s.dirty)
-			continue;
-		sanitize_all();
-		if (s.m.ok && s.dlo < s.dhi)
-			check_shadow(s.dlo, s.dhi);
-		s.dirty = false;
-		s.dlo = gsize;
-		s.dhi = 0;
-	}
+	fuzz_run_ops(&in, ops, ARRAY_SIZE(ops), check_dirty);
 	if (s.m.ok)
 		check_shadow(0, gsize);
 
