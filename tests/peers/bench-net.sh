@@ -20,9 +20,12 @@
 # ticks) over the frames its Rx-pps says it forwarded then.  Prints a
 # header naming the DPDK installed, each run, then per layout the medians,
 # the ratios to DPDK's, and the median CPU ns/frame.  A benchmark, not a
-# test.  testpmd takes seconds to start (about 5 on a loaded machine):
-# DPDK_SECONDS count from its first statistics line, and the first two and
-# the last of its seconds are dropped, so DPDK_SECONDS must be 4 or more.
+# test.  testpmd takes seconds to start (about 5 on a loaded machine), so
+# its first two statistics lines and its last are dropped: its CPU time is
+# taken over DPDK_SECONDS - 2 from its third line, which must be 4 or more.
+# Its --stats-period 1 is a second as its TSC clock has it, every 2 s on
+# some machines: the run waits for lines, not seconds (the third, then
+# one more after the CPU time, each at most PEER_TIMEOUT).
 # A run without a figure says why on stderr; if any run failed the exit
 # status is 1, and a driver with no figure at all has no median ("none").
 #
@@ -71,7 +74,8 @@ ours() {
 
 # rx_pps LOG: testpmd's Rx-pps figures so far, one a line.
 rx_pps() { sed -n 's/^ *Rx-pps: *\([0-9]*\).*/\1/p' "$1"; }
-has_rx_pps() { [ -n "$(rx_pps "$1")" ]; }
+# rx_pps_lines LOG N: LOG has at least N of them.
+rx_pps_lines() { [ "$(rx_pps "$1" | wc -l)" -ge "$2" ]; }
 # CPU ticks PID has used (utime + stime, /proc/PID/stat fields 14 and 15).
 cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'; }
 now_ns() { date +%s%N; }
@@ -92,13 +96,15 @@ dpdk() {
 		rm -rf "/var/run/dpdk/$prefix"
 		return
 	fi
-	# DPDK_SECONDS from its first statistics, however long it took to
-	# start; its CPU time from the third (the first two are dropped).
-	if poll_until $((PEER_TIMEOUT * 20)) "$tpid" has_rx_pps "$log"; then
-		sleep 2
+	# Its CPU time from its third statistics line (the first two are
+	# dropped), however long it took to start, for DPDK_SECONDS - 2; then
+	# one line more, so that the lines kept cover those seconds.
+	if poll_until $((PEER_TIMEOUT * 20)) "$tpid" rx_pps_lines "$log" 3; then
 		c0=$(cpu_ticks "$pid") t0=$(now_ns)
 		sleep $((DPDK_SECONDS - 2))
 		c1=$(cpu_ticks "$pid") t1=$(now_ns)
+		n=$(rx_pps "$log" | wc -l)
+		poll_until $((PEER_TIMEOUT * 20)) "$tpid" rx_pps_lines "$log" $((n + 1))
 	fi
 	kill -INT "$tpid" 2>/dev/null
 	wait "$tpid"
