@@ -219,9 +219,9 @@ int rig_getopt(int argc, char *argv[], const struct option *longopts,
 
 /*
  * An option whose value is a whole number from @min to @max, stored in
- * the unsigned int or unsigned long at @to (an int or a long too: the
- * range keeps it positive).  RIG_NUMBER_OPT(VAL, VAR, MIN, MAX) is such a
- * row for getopt value VAL and variable VAR.
+ * the unsigned int or unsigned long at @to (an int or a long too, when
+ * @max fits it).  RIG_NUMBER_OPT(VAL, VAR, MIN, MAX) is such a row for
+ * getopt value VAL and variable VAR.
  */
 struct rig_number_opt {
 	int val;
