@@ -1820,33 +1820,48 @@ static int spec_avail_flags_event_idx(void)
 	return expect_need_notify_refused();
 }
 
-/* 2.7.1: descriptor table, avail and used ring 16, 2 and 4-byte aligned. */
-static int spec_ring_misaligned(void)
+/*
+ * The init's three ring parts @part, each moved off its alignment by
+ * @by[i] bytes in turn, the others as they are: @init (vringh_init_@fn)
+ * must refuse every one with -EINVAL, and say why.  Destroys shm.
+ */
+static int expect_misaligned_refused(const char *fn, int (*init)(void *const p[3]),
+				     void *const part[3], const unsigned int by[3])
 {
-	struct vring hvr;
-	char *base;
+	void *p[3];
 	int err[3];
 	size_t said;
 
-	rig_shm_create(&shm, MEM_SIZE);
-	vring_init(&hvr, RING_SIZE, shm.host, RIG_RING_ALIGN);
-	base = (char *)shm.host;
 	capture_begin();
-	err[0] = vringh_init_user(&vrh, host_features, RING_SIZE, true,
-				  (void *)(base + 8), hvr.avail, hvr.used);
-	err[1] = vringh_init_user(&vrh, host_features, RING_SIZE, true,
-				  hvr.desc, (void *)((char *)hvr.avail + 1),
-				  hvr.used);
-	err[2] = vringh_init_user(&vrh, host_features, RING_SIZE, true,
-				  hvr.desc, hvr.avail,
-				  (void *)((char *)hvr.used + 2));
+	for (int i = 0; i < 3; i++) {
+		memcpy(p, part, sizeof(p));
+		p[i] = (char *)p[i] + by[i];
+		err[i] = init(p);
+	}
 	said = capture_end();
 	rig_shm_destroy(&shm);
 	CHECKF_GAP(err[0] == -EINVAL && err[1] == -EINVAL && err[2] == -EINVAL,
-	           "vringh_init_user with a misaligned part returned %d, %d, %d",
-	           err[0], err[1], err[2]);
+		   "vringh_init_%s with a misaligned part returned %d, %d, %d",
+		   fn, err[0], err[1], err[2]);
 	CHECK(said > 0);
 	return 0;
+}
+
+static int init_split(void *const p[3])
+{
+	return vringh_init_user(&vrh, host_features, RING_SIZE, true, p[0], p[1], p[2]);
+}
+
+/* 2.7.1: descriptor table, avail and used ring 16, 2 and 4-byte aligned. */
+static int spec_ring_misaligned(void)
+{
+	static const unsigned int by[3] = { 8, 1, 2 };
+	struct vring hvr;
+
+	rig_shm_create(&shm, MEM_SIZE);
+	vring_init(&hvr, RING_SIZE, shm.host, RIG_RING_ALIGN);
+	return expect_misaligned_refused("user", init_split,
+					 (void *const[3]){ hvr.desc, hvr.avail, hvr.used }, by);
 }
 
 #ifdef vringh_init_packed_user
@@ -1872,33 +1887,21 @@ static int spec_packed_table_flags(void)
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
+static int init_packed(void *const p[3])
+{
+	return vringh_init_packed_user(&vrh, host_features, RING_SIZE, true, p[0], p[1], p[2]);
+}
+
 /* 2.8.10.1: descriptor ring 16-byte, event structures 4-byte aligned. */
 static int spec_packed_misaligned(void)
 {
+	static const unsigned int by[3] = { 8, 2, 2 };
 	struct vring_packed hpr;
-	int err[3];
-	size_t said;
 
 	rig_shm_create(&shm, MEM_SIZE);
 	vring_packed_init(&hpr, RING_SIZE, shm.host);
-	capture_begin();
-	err[0] = vringh_init_packed_user(&vrh, host_features, RING_SIZE, true,
-					 (void *)((char *)hpr.desc + 8),
-					 hpr.driver, hpr.device);
-	err[1] = vringh_init_packed_user(&vrh, host_features, RING_SIZE, true,
-					 hpr.desc,
-					 (void *)((char *)hpr.driver + 2),
-					 hpr.device);
-	err[2] = vringh_init_packed_user(&vrh, host_features, RING_SIZE, true,
-					 hpr.desc, hpr.driver,
-					 (void *)((char *)hpr.device + 2));
-	said = capture_end();
-	rig_shm_destroy(&shm);
-	CHECKF(err[0] == -EINVAL && err[1] == -EINVAL && err[2] == -EINVAL,
-	       "vringh_init_packed_user with a misaligned part returned %d, %d, %d",
-	       err[0], err[1], err[2]);
-	CHECK(said > 0);
-	return 0;
+	return expect_misaligned_refused("packed_user", init_packed,
+					 (void *const[3]){ hpr.desc, hpr.driver, hpr.device }, by);
 }
 #else
 #define spec_packed_indirect_not_negotiated	no_packed_host
