@@ -1820,13 +1820,24 @@ static int spec_avail_flags_event_idx(void)
 	return expect_need_notify_refused();
 }
 
+/* vringh_init_user(), or with @packed its packed twin, on the ring parts @p. */
+static int init_parts(bool packed __attribute__((unused)), void *const p[3])
+{
+#ifdef vringh_init_packed_user
+	if (packed)
+		return vringh_init_packed_user(&vrh, host_features, RING_SIZE, true,
+					       p[0], p[1], p[2]);
+#endif
+	return vringh_init_user(&vrh, host_features, RING_SIZE, true, p[0], p[1], p[2]);
+}
+
 /*
- * The init's three ring parts @part, each moved off its alignment by
- * @by[i] bytes in turn, the others as they are: @init (vringh_init_@fn)
- * must refuse every one with -EINVAL, and say why.  Destroys shm.
+ * The ring's three parts @part, each moved off its alignment by @by[i]
+ * bytes in turn, the others as they are: the init must refuse every one
+ * with -EINVAL, and say why.  Destroys shm.
  */
-static int expect_misaligned_refused(const char *fn, int (*init)(void *const p[3]),
-				     void *const part[3], const unsigned int by[3])
+static int expect_misaligned_refused(bool packed, void *const part[3],
+				     const unsigned int by[3])
 {
 	void *p[3];
 	int err[3];
@@ -1836,32 +1847,26 @@ static int expect_misaligned_refused(const char *fn, int (*init)(void *const p[3
 	for (int i = 0; i < 3; i++) {
 		memcpy(p, part, sizeof(p));
 		p[i] = (char *)p[i] + by[i];
-		err[i] = init(p);
+		err[i] = init_parts(packed, p);
 	}
 	said = capture_end();
 	rig_shm_destroy(&shm);
 	CHECKF_GAP(err[0] == -EINVAL && err[1] == -EINVAL && err[2] == -EINVAL,
-		   "vringh_init_%s with a misaligned part returned %d, %d, %d",
-		   fn, err[0], err[1], err[2]);
+		   "vringh_init_%suser with a misaligned part returned %d, %d, %d",
+		   packed ? "packed_" : "", err[0], err[1], err[2]);
 	CHECK(said > 0);
 	return 0;
-}
-
-static int init_split(void *const p[3])
-{
-	return vringh_init_user(&vrh, host_features, RING_SIZE, true, p[0], p[1], p[2]);
 }
 
 /* 2.7.1: descriptor table, avail and used ring 16, 2 and 4-byte aligned. */
 static int spec_ring_misaligned(void)
 {
-	static const unsigned int by[3] = { 8, 1, 2 };
-	struct vring hvr;
+	struct vring r;
 
 	rig_shm_create(&shm, MEM_SIZE);
-	vring_init(&hvr, RING_SIZE, shm.host, RIG_RING_ALIGN);
-	return expect_misaligned_refused("user", init_split,
-					 (void *const[3]){ hvr.desc, hvr.avail, hvr.used }, by);
+	vring_init(&r, RING_SIZE, shm.host, RIG_RING_ALIGN);
+	return expect_misaligned_refused(false, (void *const[3]){ r.desc, r.avail, r.used },
+					 (const unsigned int[3]){ 8, 1, 2 });
 }
 
 #ifdef vringh_init_packed_user
@@ -1887,21 +1892,15 @@ static int spec_packed_table_flags(void)
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
-static int init_packed(void *const p[3])
-{
-	return vringh_init_packed_user(&vrh, host_features, RING_SIZE, true, p[0], p[1], p[2]);
-}
-
 /* 2.8.10.1: descriptor ring 16-byte, event structures 4-byte aligned. */
 static int spec_packed_misaligned(void)
 {
-	static const unsigned int by[3] = { 8, 2, 2 };
-	struct vring_packed hpr;
+	struct vring_packed r;
 
 	rig_shm_create(&shm, MEM_SIZE);
-	vring_packed_init(&hpr, RING_SIZE, shm.host);
-	return expect_misaligned_refused("packed_user", init_packed,
-					 (void *const[3]){ hpr.desc, hpr.driver, hpr.device }, by);
+	vring_packed_init(&r, RING_SIZE, shm.host);
+	return expect_misaligned_refused(true, (void *const[3]){ r.desc, r.driver, r.device },
+					 (const unsigned int[3]){ 8, 2, 2 });
 }
 #else
 #define spec_packed_indirect_not_negotiated	no_packed_host
