@@ -22,7 +22,8 @@
 # the ratios to DPDK's, and the median CPU ns/frame.  A benchmark, not a
 # test.  testpmd takes seconds to start (about 5 on a loaded machine), so
 # its first two statistics lines and its last are dropped: its CPU time is
-# taken over DPDK_SECONDS - 2 from its third line, which must be 4 or more.
+# taken over DPDK_SECONDS - 2 seconds from its third line (DPDK_SECONDS: 4
+# or more).
 # Its --stats-period 1 is a second as its TSC clock has it, every 2 s on
 # some machines: the run waits for lines, not seconds (the third, then
 # one more after the CPU time, each at most PEER_TIMEOUT).
