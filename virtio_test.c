@@ -751,9 +751,14 @@ static void parse_options(int argc, char *argv[])
 		.batch = &opt.used_batch, .batch_max = RING_SIZE, .json = &opt.json,
 		.no_operands = true,
 	};
+	static const struct rig_number_opt numbers[] = {
+		RIG_NUMBER_OPT(OPT_BUF_NUM, opt.bufs, 1, 1UL << 40),
+	};
 	int c, bug;
 
 	while ((c = rig_getopt(argc, argv, longopts, &common)) != -1) {
+		if (rig_number_option(c, numbers, ARRAY_SIZE(numbers), longopts))
+			continue;
 		switch (c) {
 		case OPT_BATCH:
 			if (!strcmp(optarg, "random"))
@@ -766,11 +771,6 @@ static void parse_options(int argc, char *argv[])
 			opt.reset = 1;
 			if (optarg && !rig_parse_ulong(optarg, 1, 1UL << 40, &opt.reset))
 				rig_usage_error("bad --reset '%s': a number in 1..2^40",
-						optarg);
-			break;
-		case OPT_BUF_NUM:
-			if (!rig_parse_ulong(optarg, 1, 1UL << 40, &opt.bufs))
-				rig_usage_error("bad --buf-num '%s': a number in 1..2^40",
 						optarg);
 			break;
 		case OPT_DEVICE_BUG:
