@@ -59,6 +59,8 @@ $(foreach h,$(ksrc-vhost-headers),\
 	$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) $(h) ksrc/include/linux/$(notdir $(h))))
 $(shell $(srctree)/kernel/ksrc-shim-header.sh $(KSRC)/drivers/vhost/vhost.c \
 	sched/vhost_task.h ksrc/include/linux/sched/vhost_task.h)
+$(shell $(srctree)/kernel/ksrc-shim-header.sh $(KSRC)/drivers/vhost/vhost.h \
+	kcov.h ksrc/include/linux/kcov.h)
 VHOST_CORE_OBJS := kernel/vhost_core.o kernel/vhost_core_serve.o \
 	linux/task.o linux/eventfd.o ksrc/vhost.o ksrc/vhost_test_mod.o
 # The tree's IOTLB (and its vhost_iotlb.h) for every program of this build,
@@ -75,5 +77,5 @@ ksrc/vhost.o ksrc/iotlb.o ksrc/vhost_test_mod.o: $(RIG_CONFIG)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
 else
-$(shell rm -f ksrc/include/linux/sched/vhost_task.h)
+$(shell rm -f ksrc/include/linux/sched/vhost_task.h ksrc/include/linux/kcov.h)
 endif

@@ -19,4 +19,10 @@ static inline void bvec_set_page(struct bio_vec *bv, struct page *page,
 	bv->bv_offset = offset;
 }
 
+/* The piece's bytes, mapped (every page is): undone by kunmap_local(). */
+static inline void *bvec_kmap_local(struct bio_vec *bv)
+{
+	return (char *)kmap_local_page(bv->bv_page) + bv->bv_offset;
+}
+
 #endif /* _LINUX_BVEC_H */

@@ -25,6 +25,16 @@
 #define __packed		__attribute__((packed))
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 #define __cold			__attribute__((cold))
+/* Bounds annotations for the kernel's sanitizers: nothing here. */
+#ifndef __counted_by
+#define __counted_by(m)
+#endif
+#ifndef __counted_by_le
+#define __counted_by_le(m)
+#endif
+#ifndef __counted_by_be
+#define __counted_by_be(m)
+#endif
 
 #ifndef likely
 #define likely(x)		__builtin_expect(!!(x), 1)

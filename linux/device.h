@@ -32,6 +32,15 @@ struct device_driver {
 #define dev_warn(dev, fmt, ...)	fprintf(stderr, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
 #define dev_info(dev, fmt, ...)	fprintf(stderr, "%s: " fmt, dev_name(dev), ##__VA_ARGS__)
 #define dev_warn_once(dev, fmt, ...)	dev_warn(dev, fmt, ##__VA_ARGS__)
+/* A warning with the device's name, once a call site; true if @cond. */
+#define dev_WARN_ONCE(dev, cond, fmt, ...) ({				\
+	static int __dev_warned;					\
+	int __dev_ret = !!(cond);					\
+	if (unlikely(__dev_ret) &&					\
+	    !__atomic_exchange_n(&__dev_warned, 1, __ATOMIC_RELAXED))	\
+		dev_warn(dev, fmt, ##__VA_ARGS__);			\
+	unlikely(__dev_ret);						\
+})
 #define dev_dbg(dev, fmt, ...)	do { if (0) dev_info(dev, fmt, ##__VA_ARGS__); } while (0)
 
 #endif /* _LINUX_DEVICE_H */

@@ -52,6 +52,8 @@ struct rig_dma_ops {
 #define DMA_ATTR_NO_WARN		(1UL << 8)
 #define DMA_ATTR_PRIVILEGED		(1UL << 9)
 #define DMA_ATTR_MMIO			(1UL << 10)
+/* Linux 7.x: the buffer may share cache lines with the CPU's data. */
+#define DMA_ATTR_DEBUGGING_IGNORE_CACHELINES (1UL << 11)
 
 static inline dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys,
 				      size_t size, enum dma_data_direction dir,

@@ -22,6 +22,12 @@ struct page;
 #define kmap_atomic(page)	page_address(page)
 #define kunmap_atomic(addr)	((void)(addr))
 
+/* Memory from vmalloc(): none here, vmalloc() is kmalloc(). */
+static inline bool is_vmalloc_addr(const void *p __always_unused)
+{
+	return false;
+}
+
 /*
  * Pinning user pages: a user page is there if the "user" window holds it
  * (linux/uaccess.h); nothing moves, so pinning is only that check.

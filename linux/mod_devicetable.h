@@ -3,13 +3,6 @@
 #ifndef _LINUX_MOD_DEVICETABLE_H
 #define _LINUX_MOD_DEVICETABLE_H
 
-#include <linux/types.h>
-
-#define VIRTIO_DEV_ANY_ID	0xffffffff
-
-struct virtio_device_id {
-	__u32 device;
-	__u32 vendor;
-};
+#include <linux/device-id/virtio.h>
 
 #endif /* _LINUX_MOD_DEVICETABLE_H */

@@ -10,6 +10,8 @@
 #include <poll.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+/* The kernel's reaches it through linux/fs.h; vhost.h relies on it. */
+#include <linux/sched.h>
 
 typedef unsigned int __poll_t;
 

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <linux/types.h>
 #include <linux/completion.h>
+#include <linux/kcov.h>
 
 #define TASK_RUNNING		0x0000
 #define TASK_INTERRUPTIBLE	0x0001

@@ -114,6 +114,36 @@ static inline void *krealloc_array(void *p, size_t n, size_t size, gfp_t gfp)
 #define kvzalloc(size, gfp)		kzalloc(size, gfp)
 #define kvfree(p)			kfree(p)
 
+/*
+ * Typed allocation (Linux 7.x): kmalloc_obj(VAR_OR_TYPE[, gfp]) for one
+ * object, kmalloc_objs(VAR_OR_TYPE, n[, gfp]) for an array, and
+ * kmalloc_flex(VAR_OR_TYPE, member, n[, gfp]) for a structure with n
+ * elements in its flexible array member; each for kzalloc, kvmalloc and
+ * kvzalloc too.  The flags default to GFP_KERNEL.  Sizes saturate, so an
+ * overflowing count fails the allocation.
+ */
+#define __kmem_gfp_pick(zero, gfp, ...)	gfp
+#define __kmem_gfp(...)		__kmem_gfp_pick(0, ##__VA_ARGS__, GFP_KERNEL)
+#define __kmem_objs(alloc, gfp, type, n)				\
+	((type *)alloc(size_mul(sizeof(type), (n)), gfp))
+#define __kmem_flex(alloc, gfp, type, member, n)			\
+	((type *)alloc(size_add(sizeof(type),				\
+				size_mul(sizeof(((type *)0)->member[0]), (n))), \
+		       gfp))
+
+#define kmalloc_obj(p, ...)	__kmem_objs(kmalloc, __kmem_gfp(__VA_ARGS__), typeof(p), 1)
+#define kmalloc_objs(p, n, ...)	__kmem_objs(kmalloc, __kmem_gfp(__VA_ARGS__), typeof(p), n)
+#define kmalloc_flex(p, m, n, ...) __kmem_flex(kmalloc, __kmem_gfp(__VA_ARGS__), typeof(p), m, n)
+#define kzalloc_obj(p, ...)	__kmem_objs(kzalloc, __kmem_gfp(__VA_ARGS__), typeof(p), 1)
+#define kzalloc_objs(p, n, ...)	__kmem_objs(kzalloc, __kmem_gfp(__VA_ARGS__), typeof(p), n)
+#define kzalloc_flex(p, m, n, ...) __kmem_flex(kzalloc, __kmem_gfp(__VA_ARGS__), typeof(p), m, n)
+#define kvmalloc_obj(p, ...)	__kmem_objs(kvmalloc, __kmem_gfp(__VA_ARGS__), typeof(p), 1)
+#define kvmalloc_objs(p, n, ...) __kmem_objs(kvmalloc, __kmem_gfp(__VA_ARGS__), typeof(p), n)
+#define kvmalloc_flex(p, m, n, ...) __kmem_flex(kvmalloc, __kmem_gfp(__VA_ARGS__), typeof(p), m, n)
+#define kvzalloc_obj(p, ...)	__kmem_objs(kvzalloc, __kmem_gfp(__VA_ARGS__), typeof(p), 1)
+#define kvzalloc_objs(p, n, ...) __kmem_objs(kvzalloc, __kmem_gfp(__VA_ARGS__), typeof(p), n)
+#define kvzalloc_flex(p, m, n, ...) __kmem_flex(kvzalloc, __kmem_gfp(__VA_ARGS__), typeof(p), m, n)
+
 static inline void *alloc_pages_exact(size_t size, gfp_t gfp)
 {
 	return __kmalloc(size, gfp);
