@@ -281,7 +281,7 @@ static bool device_use(struct vringh_kiov *riov, struct vringh_kiov *wiov,
 			    n, vringh_kiov_length(riov), wiov->used, BUF_LEN);
 		return false;
 	}
-	if (vringh_iov_pull_kern(riov, data, BUF_LEN) != BUF_LEN) {
+	if (rig_kiov_pull(riov, data, BUF_LEN) != BUF_LEN) {
 		device_fail("buffer 0x%lx: short pull", n);
 		return false;
 	}

@@ -492,4 +492,23 @@ int rig_vringh_init_kern(struct vringh *vrh, u64 features,
 			 const struct rig_ring *ring);
 void rig_vringh_cleanup(struct vringh *vrh, const struct rig_ring *ring);
 
+/*
+ * Put back the @num buffers the host took last, unused, so that it takes
+ * them again: vringh_abandon_user() where the host has it.  Linux 7.x
+ * removed it; there the split ring's cursor in struct vringh goes back, as
+ * the kernel's own vDPA simulator sets it.
+ */
+void rig_vringh_abandon(struct vringh *vrh, unsigned int num);
+
+/*
+ * Copy up to @len bytes out of (pull) or into (push) what a _kern
+ * getdesc returned, consuming them from @kiov as the kernel's
+ * vringh_iov_{pull,push}_kern() did (Linux 7.x removed those): the
+ * number of bytes copied, 0 once @kiov is used up.
+ */
+struct vringh_kiov;
+
+size_t rig_kiov_pull(struct vringh_kiov *kiov, void *dst, size_t len);
+size_t rig_kiov_push(struct vringh_kiov *kiov, const void *src, size_t len);
+
 #endif /* RIG_HARNESS_H */

@@ -135,3 +135,46 @@ void rig_vringh_cleanup(struct vringh *vrh __attribute__((unused)),
 		vringh_cleanup(vrh);
 #endif
 }
+
+void rig_vringh_abandon(struct vringh *vrh, unsigned int num)
+{
+#ifdef RIG_VRINGH_ABANDON_USER_ARGS
+	vringh_abandon_user(vrh, num);
+#else
+	vrh->last_avail_idx -= num;
+#endif
+}
+
+/* Copy between @buf and @kiov's parts, consuming them; @out: into @buf. */
+static size_t kiov_copy(struct vringh_kiov *kiov, void *buf, size_t len,
+			bool out)
+{
+	size_t done = 0;
+
+	while (done < len && kiov->i < kiov->used) {
+		struct kvec *v = &kiov->iov[kiov->i];
+		size_t n = min(len - done, v->iov_len);
+
+		if (!v->iov_len) {	/* an empty part: nothing to consume */
+			kiov->i++;
+			continue;
+		}
+		if (out)
+			memcpy((char *)buf + done, v->iov_base, n);
+		else
+			memcpy(v->iov_base, (const char *)buf + done, n);
+		done += n;
+		vringh_kiov_advance(kiov, n);
+	}
+	return done;
+}
+
+size_t rig_kiov_pull(struct vringh_kiov *kiov, void *dst, size_t len)
+{
+	return kiov_copy(kiov, dst, len, true);
+}
+
+size_t rig_kiov_push(struct vringh_kiov *kiov, const void *src, size_t len)
+{
+	return kiov_copy(kiov, (void *)src, len, false);
+}

@@ -362,7 +362,13 @@ int vringh_complete_batch_user(struct vringh *vrh, u16 last_head, u32 len,
 /* Not in Linux: programs test "#ifdef vringh_complete_batch_user". */
 #define vringh_complete_batch_user vringh_complete_batch_user
 
+/*
+ * Linux 7.x removed vringh_abandon_user(), vringh_iov_pull_kern() and
+ * vringh_iov_push_kern(): programs test RIG_..._ARGS, as for a tree's
+ * header (kernel/ksrc-features.sh).
+ */
 void vringh_abandon_user(struct vringh *vrh, unsigned int num);
+#define RIG_VRINGH_ABANDON_USER_ARGS 2
 
 int vringh_need_notify_user(struct vringh *vrh);
 bool vringh_notify_enable_user(struct vringh *vrh);
@@ -459,6 +465,8 @@ int vringh_getdesc_kern(struct vringh *vrh,
 ssize_t vringh_iov_pull_kern(struct vringh_kiov *riov, void *dst, size_t len);
 ssize_t vringh_iov_push_kern(struct vringh_kiov *wiov,
 			     const void *src, size_t len);
+#define RIG_VRINGH_IOV_PULL_KERN_ARGS 3
+#define RIG_VRINGH_IOV_PUSH_KERN_ARGS 3
 void vringh_abandon_kern(struct vringh *vrh, unsigned int num);
 int vringh_complete_kern(struct vringh *vrh, u16 head, u32 len);
 

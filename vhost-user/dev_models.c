@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <linux/vringh.h>
 #include <linux/virtio_config.h>
+#include "harness/harness.h"
 #include "vhost-user/dev_models.h"
 #include "vhost-user/dev_torture.h"
 #include "vhost-user/inflight.h"
@@ -710,7 +711,7 @@ static void net_stop(struct vub *vub, struct vub_queue *q)
 	}
 	pr = &n->pair[p];
 	if (q->index % 2 == 0 && pr->rx_pending) {
-		vringh_abandon_user(&q->vrh, 1);
+		rig_vringh_abandon(&q->vrh, 1);
 		pr->rx_pending = false;
 	}
 	/*
