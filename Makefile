@@ -23,7 +23,7 @@ PROGS += vringh_test
 vringh_test-objs := vringh_test_scenarios.o vringh_test_parallel.o
 # --vhost (virtio_test, vring_bench): the kernel's vhost core, built from a
 # kernel tree when there is one (kernel/ksrc-build.mk sets VHOST_CORE_OBJS).
-VHOST_OBJS = vhost-user/shm.o $(or $(VHOST_CORE_OBJS),kernel/no_vhost_core.o)
+VHOST_OBJS = $(or $(VHOST_CORE_OBJS),kernel/no_vhost_core.o)
 PROGS += virtio_test
 virtio_test-objs = $(VHOST_OBJS)
 PROGS += vring_bench
@@ -52,14 +52,14 @@ vhost_dev-objs := $(VU_BACKEND_OBJS)
 PROGS += vhost_test
 vhost_test-main := vhost-user/vhost_test.o
 vhost_test-objs := vhost-user/vhost_test_requests.o vhost-user/vhost_test_torture.o \
-	vhost-user/frontend.o vhost-user/wire.o vhost-user/shm.o
+	vhost-user/frontend.o vhost-user/wire.o
 
 # The objects every program links: the harness (harness/harness.h), the driver
 # side (guest) and the device side (host) of the ring, and the linux/
 # shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk);
 # so is the IOTLB: a tree with the vhost core gives its own iotlb.c
 # (KSRC_IOTLB_OBJS, kernel/ksrc-build.mk), else linux/vhost_iotlb.c.
-HARNESS_OBJS := $(addprefix harness/,harness.o text.o cli.o queue.o host.o mockdev.o)
+HARNESS_OBJS := $(addprefix harness/,harness.o text.o cli.o queue.o host.o mockdev.o arena.o)
 RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o \
 	linux/uio.o linux/completion.o $(or $(KSRC_IOTLB_OBJS),linux/vhost_iotlb.o)
 

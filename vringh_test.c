@@ -40,6 +40,17 @@ void new_queue(struct rig_queue *q, struct virtio_device *vdev, u64 features,
 	rig_queue_make(q, vdev, RING_SIZE, mem, ctx, notify, callback, name);
 }
 
+void guest_tables_arena(struct rig_arena *arena, const struct rig_shm *shm)
+{
+	if (!arena) {
+		rig_arena_attach(NULL);
+		return;
+	}
+	rig_arena_init(arena, "vringh_test's indirect area",
+		       (char *)shm->guest + OFF_INDIRECT, INDIRECT_BYTES);
+	rig_arena_attach(arena);
+}
+
 void init_host(struct vringh *vrh, const struct rig_queue *q,
 	       const struct rig_shm *shm)
 {

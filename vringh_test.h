@@ -13,16 +13,19 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
+#include "harness/arena.h"
 #include "harness/harness.h"
 
 #define RING_SIZE	256
 #define RING_BYTES	16384	/* >= rig_ring_bytes(RING_SIZE, split or packed) */
 /*
- * Per-buffer slots for indirect tables and data: one more than the ring
- * holds, so the slot of the buffer being added is never one in flight.
+ * Indirect tables: the ring code's, from a kmalloc arena over this area
+ * (harness/arena.h: each as big as the ring code asks, a guard after it),
+ * or, in scenarios whose guest makes none, the test's own, laid by hand.
  */
+#define INDIRECT_BYTES	(1 << 20)
+/* Per-buffer data slots: one more than the ring holds. */
 #define SLOTS		(RING_SIZE + 1)
-#define INDIRECT_BYTES	(SLOTS * 4 * sizeof(struct vring_desc))
 #define DATA_BYTES	(1 << 20)
 #define USER_MEM	(RING_BYTES + INDIRECT_BYTES + DATA_BYTES)
 #define DEFAULT_XFERS	10000000UL
@@ -69,6 +72,12 @@ extern struct vringh_test_options opt;
 void new_queue(struct rig_queue *q, struct virtio_device *vdev, u64 features,
 	       void *mem, bool ctx, bool (*notify)(struct virtqueue *),
 	       void (*callback)(struct virtqueue *), const char *name);
+/*
+ * Let the ring code's allocations in this thread (indirect tables) come
+ * from @arena, over the indirect area of @shm's guest view (NULL: from the
+ * allocator again).
+ */
+void guest_tables_arena(struct rig_arena *arena, const struct rig_shm *shm);
 /* The host's vringh on @q's ring, seen through @shm's host mapping. */
 void init_host(struct vringh *vrh, const struct rig_queue *q,
 	       const struct rig_shm *shm);

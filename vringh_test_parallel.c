@@ -117,14 +117,14 @@ static void guest_check(unsigned long xfer, u32 *slot, void *token,
 static void *guest_thread(void *arg __attribute__((unused)))
 {
 	char *mem = par.shm.guest;
-	struct vring_desc *indirects = (void *)(mem + OFF_INDIRECT);
 	u32 *slots = (void *)(mem + OFF_DATA);
 	unsigned long added = 0, finished = 0;
 	struct virtqueue *vq = par.vq;
+	struct rig_arena tables;
 
 	rig_pin_thread(par.cpu_guest);
-	__kfree_ignore_start = indirects;
-	__kfree_ignore_end = mem + OFF_DATA;
+	/* Its indirect tables (if any) go where the host can see them. */
+	guest_tables_arena(&tables, &par.shm);
 
 	for (;;) {
 		unsigned long reaped = 0;
@@ -142,13 +142,10 @@ static void *guest_thread(void *arg __attribute__((unused)))
 
 			memcpy(slot, &val, sizeof(val));
 			nsg = make_sgs(sg, sgs, (unsigned char *)slot, added);
-			/* Its indirect table (if any) goes where the host can see it. */
-			__kmalloc_fake = &indirects[(added % SLOTS) * 4];
 			if (added % 2)
 				err = virtqueue_add_sgs(vq, sgs, 0, nsg, slot, GFP_ATOMIC);
 			else
 				err = virtqueue_add_sgs(vq, sgs, nsg, 0, slot, GFP_ATOMIC);
-			__kmalloc_fake = NULL;
 			if (err == -ENOSPC)
 				break;
 			CHECKF(err == 0, "add_sgs: %d", err);
@@ -181,6 +178,7 @@ static void *guest_thread(void *arg __attribute__((unused)))
 		virtqueue_disable_cb(vq);
 	}
 
+	guest_tables_arena(NULL, NULL);
 	/* Tell the host to stop; this last signal is not a kick. */
 	__atomic_store_n(&par.done, 1, __ATOMIC_RELEASE);
 	rig_chan_signal(&par.to_host);

@@ -41,6 +41,7 @@ struct fixture {
 	struct vringh vrh;
 	struct iovec riov_stack[4], wiov_stack[4];
 	struct vringh_iov riov, wiov;
+	struct rig_arena tables;		/* the guest's indirect tables */
 };
 
 static void *guest_ptr(struct fixture *t, size_t off)
@@ -53,12 +54,6 @@ static void *host_ptr(struct fixture *t, size_t off)
 	return (char *)t->shm.host + off;
 }
 
-/* Let the guest's next indirect table land in the shared indirect area. */
-static void fake_indirect(struct fixture *t, unsigned int slot)
-{
-	__kmalloc_fake = guest_ptr(t, OFF_INDIRECT + slot * 4 * sizeof(struct vring_desc));
-}
-
 static void fixture_setup(struct fixture *t, bool guest_indirect)
 {
 	u64 features;
@@ -66,8 +61,6 @@ static void fixture_setup(struct fixture *t, bool guest_indirect)
 	rig_shm_create(&t->shm, USER_MEM);
 	memset(t->shm.guest, 0, USER_MEM);
 	rig_user_map(t->shm.guest, t->shm.host, USER_MEM, opt.slow_range);
-	__kfree_ignore_start = guest_ptr(t, OFF_INDIRECT);
-	__kfree_ignore_end = guest_ptr(t, OFF_DATA);
 
 	/* Without @guest_indirect, indirect tables come only from the test. */
 	features = opt.features;
@@ -76,6 +69,9 @@ static void fixture_setup(struct fixture *t, bool guest_indirect)
 	new_queue(&t->q, &t->vdev, features, t->shm.guest, false, st_notify,
 		  st_callback, "guest vq");
 	t->vq = t->q.vq;
+	/* The guest's tables where the host can see them. */
+	if (guest_indirect)
+		guest_tables_arena(&t->tables, &t->shm);
 	init_host(&t->vrh, &t->q, &t->shm);
 	vringh_iov_init(&t->riov, t->riov_stack, ARRAY_SIZE(t->riov_stack));
 	vringh_iov_init(&t->wiov, t->wiov_stack, ARRAY_SIZE(t->wiov_stack));
@@ -87,8 +83,7 @@ static void fixture_teardown(struct fixture *t)
 	vringh_iov_cleanup(&t->wiov);
 	rig_vringh_cleanup(&t->vrh, &t->q.ring);
 	rig_queue_destroy(&t->q);
-	__kmalloc_fake = NULL;
-	__kfree_ignore_start = __kfree_ignore_end = NULL;
+	guest_tables_arena(NULL, NULL);
 	rig_shm_destroy(&t->shm);
 }
 
@@ -137,9 +132,7 @@ static void scenario_basic(void)
 	sg_init_one(&guest_sg[1], in, 2);
 	sgs[0] = &guest_sg[0];
 	sgs[1] = &guest_sg[1];
-	fake_indirect(&t, 0);
 	err = virtqueue_add_sgs(t.vq, sgs, 1, 1, &t, GFP_KERNEL);
-	__kmalloc_fake = NULL;
 	CHECKF(err == 0, "add_sgs: %d", err);
 
 	err = vringh_getdesc_user(&t.vrh, &t.riov, &t.wiov, rig_getrange, &head);
@@ -191,9 +184,7 @@ static void scenario_partial(void)
 	sg_set_buf(&sg[0], d, 3);
 	sg_set_buf(&sg[1], d + 100, 0);
 	sg_set_buf(&sg[2], d + 3, 9);
-	fake_indirect(&t, 0);
 	CHECK(virtqueue_add_outbuf(t.vq, sg, 3, &t, GFP_KERNEL) == 0);
-	__kmalloc_fake = NULL;
 
 	CHECK(vringh_getdesc_user(&t.vrh, &t.riov, &t.wiov, rig_getrange, &head) == 1);
 	CHECK(t.wiov.used == 0);
@@ -237,9 +228,7 @@ static void scenario_huge(void)
 		sg_set_buf(&sg[i], d, HUGE_ELEM_LEN);
 
 	/* One table of 256 descriptors: give it the whole indirect area. */
-	fake_indirect(&t, 0);
 	err = virtqueue_add_outbuf(t.vq, sg, HUGE_ELEMS, &t, GFP_KERNEL);
-	__kmalloc_fake = NULL;
 	CHECKF(err == 0, "add_outbuf of %d: %d", HUGE_ELEMS, err);
 
 	err = vringh_getdesc_user(&t.vrh, &t.riov, &t.wiov, rig_getrange, &head);
@@ -583,10 +572,8 @@ static void scenario_packed_order(void)
 			sg_init_table(sg, nsg);
 			for (i = 0; i < nsg; i++)
 				sg_set_buf(&sg[i], d + k * 4 + i, 1);
-			fake_indirect(&t, k);
 			CHECK(virtqueue_add_inbuf(t.vq, sg, nsg, d + k * 4,
 						  GFP_KERNEL) == 0);
-			__kmalloc_fake = NULL;
 		}
 		for (k = 0; k < 8; k++)
 			ids[k] = packed_take(&t, k % 4 + 1, round * 8 + k);
@@ -859,10 +846,8 @@ static void io_add(struct fixture *t, struct io_buf *b, unsigned long n)
 		sg_mark_end(&sg[nout - 1]);
 	sgs[0] = sg;
 	sgs[1] = sg + nout;
-	fake_indirect(t, n % SLOTS);
 	err = virtqueue_add_sgs(t->vq, nout ? sgs : sgs + 1, nout ? 1 : 0,
 				nin ? 1 : 0, b, GFP_KERNEL);
-	__kmalloc_fake = NULL;
 	CHECKF(err == 0, "in order: adding buffer %lu: %d", n, err);
 }
 

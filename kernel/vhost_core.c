@@ -24,7 +24,7 @@
 #include "test.h"		/* the tree's drivers/vhost/test.h */
 
 #include "kernel/vhost_core.h"
-#include "vhost-user/shm.h"
+#include "harness/arena.h"
 
 /* Named by test.c's module_misc_device() (linux/miscdevice.h). */
 extern struct miscdevice *const rig_misc_vhost_test_misc;
@@ -40,7 +40,7 @@ struct vhost_core {
 	char *arg;
 	char *mem;
 	size_t mem_bytes;
-	struct shm_arena arena;
+	struct rig_arena arena;
 	int err_fd;		/* VHOST_SET_VRING_ERR: vq_err() signals it */
 	uint64_t features;
 };
@@ -98,7 +98,7 @@ struct vhost_core *vhost_core_open(size_t mem_bytes, int cpu, const char **why)
 	}
 	h->arg = h->map;
 	h->mem = h->map + ARG_BYTES;
-	shm_arena_init(&h->arena, h->mem, h->mem_bytes);
+	rig_arena_init(&h->arena, "vhost core guest memory", h->mem, h->mem_bytes);
 	__user_addr_min = h->map;
 	__user_addr_max = h->map + h->map_bytes;
 
@@ -182,12 +182,12 @@ uint64_t vhost_core_features(struct vhost_core *h)
 
 void *vhost_core_alloc(struct vhost_core *h, size_t bytes)
 {
-	return shm_arena_alloc(&h->arena, bytes);
+	return rig_arena_alloc(&h->arena, bytes);
 }
 
 void vhost_core_guest(struct vhost_core *h, bool on)
 {
-	shm_arena_attach(on ? &h->arena : NULL);
+	rig_arena_attach(on ? &h->arena : NULL);
 }
 
 bool vhost_core_failed(struct vhost_core *h)

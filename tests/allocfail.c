@@ -27,6 +27,7 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
+#include "harness/arena.h"
 #include "harness/harness.h"
 
 /* Every check names the allocation that failed. */
@@ -228,6 +229,7 @@ static void roundtrip(u64 features, unsigned int num, unsigned int nsg,
 	struct vringh_iov riov, wiov;
 	static unsigned char got[64 * 32];
 	struct rig_queue q;
+	struct rig_arena tables;
 	struct virtqueue *vq;
 	struct vringh vrh;
 	unsigned int i, len, before;
@@ -249,12 +251,12 @@ static void roundtrip(u64 features, unsigned int num, unsigned int nsg,
 	for (i = 0; i < nsg; i++)
 		sg_set_buf(&sg[i], d + i * 32, 32);
 	before = vq->num_free;
-	/* The table must be in memory the host can see (the shim's fake). */
-	__kmalloc_fake = mem + OFF_TABLE;
-	__kfree_ignore_start = mem + OFF_TABLE;
-	__kfree_ignore_end = mem + OFF_DATA;
+	/* The table must be in memory the host can see (a kmalloc arena). */
+	rig_arena_init(&tables, "allocfail's table area", mem + OFF_TABLE,
+		       OFF_DATA - OFF_TABLE);
+	rig_arena_attach(&tables);
 	err = virtqueue_add_outbuf(vq, sg, nsg, d, GFP_KERNEL);
-	__kmalloc_fake = NULL;
+	rig_arena_attach(NULL);
 	CHECK(err == 0);
 	if (indirect && nsg > 1 && before - vq->num_free != 1)
 		CHECK(failed_yet() && before - vq->num_free == nsg);	/* direct */
@@ -275,14 +277,17 @@ static void roundtrip(u64 features, unsigned int num, unsigned int nsg,
 		vringh_iov_cleanup(&riov);
 		vringh_iov_cleanup(&wiov);
 		rig_vringh_cleanup(&vrh, &q.ring);
-		CHECK(virtqueue_get_buf(vq, &len) == d);
 	}
+	/* The driver frees its table back to the arena. */
+	rig_arena_attach(&tables);
+	if (!err)
+		CHECK(virtqueue_get_buf(vq, &len) == d);
 	CHECK(!virtqueue_is_broken(vq));
 	if (err)
 		CHECK(virtqueue_detach_unused_buf(vq) == d);
 	CHECK(vq->num_free == num);
 	rig_queue_destroy(&q);
-	__kfree_ignore_start = __kfree_ignore_end = NULL;
+	rig_arena_attach(NULL);
 }
 
 static void add_indirect(void)

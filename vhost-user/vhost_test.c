@@ -84,7 +84,7 @@ uint64_t vt_random(void)
 
 void *vt_alloc(size_t size)
 {
-	void *p = shm_arena_alloc(&vt.arena, size);
+	void *p = rig_arena_alloc(&vt.arena, size);
 
 	if (!p)
 		vt_fail("shared memory full (%zu bytes asked, %zu of %zu in use)",
@@ -626,9 +626,9 @@ int main(int argc, char *argv[])
 
 	if (!vu_region_create(&vt.region, region_size()))
 		rig_die("shared memory of %zu bytes", region_size());
-	shm_arena_init(&vt.arena, vt.region.addr, vt.region.size);
+	rig_arena_init(&vt.arena, "vhost_test shared memory", vt.region.addr, vt.region.size);
 	/* From here every kmalloc() of the ring code is shared memory. */
-	shm_arena_attach(&vt.arena);
+	rig_arena_attach(&vt.arena);
 	rig_vdev_init(&vt.vdev, 0);
 
 	if (vt.torture) {
@@ -641,7 +641,7 @@ int main(int argc, char *argv[])
 		vu_disconnect(&vt.front);
 		queues_destroy();
 	}
-	shm_arena_attach(NULL);
+	rig_arena_attach(NULL);
 	vu_region_destroy(&vt.region);
 	return rc;
 }

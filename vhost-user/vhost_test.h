@@ -15,7 +15,7 @@
 
 #include <linux/virtio.h>
 
-#include "vhost-user/shm.h"
+#include "harness/arena.h"
 #include "vhost-user/frontend.h"
 
 #define VT_MAX_QUEUES	16
@@ -54,7 +54,7 @@ struct vt {
 	/* State. */
 	struct vu_front front;
 	struct vu_region region;
-	struct shm_arena arena;
+	struct rig_arena arena;
 	struct virtio_device vdev;
 	struct vt_queue q[VT_MAX_QUEUES];
 	unsigned int nq;
