@@ -547,8 +547,8 @@ peer_checks() {
 # its watchdog naming the side that waits (split and packed, event indices
 # on and off; packed with --indirect, one descriptor a buffer, as the
 # planted count of buffers is one of descriptors there).  Extra work
-# planted in the kernel's vhost_get_vq_desc() is a regression of the
-# vhost-core row (tests/vhost-core-regress.sh).  A tree whose vhost.c
+# planted where the kernel's vhost core reads an avail ring entry is a
+# regression of the vhost-core row (tests/vhost-core-regress.sh).  A tree whose vhost.c
 # calls vhost_task_create() as 6.5 to 6.10 did (three arguments, NULL on
 # failure) builds and runs virtio_test --vhost: the worker's shim takes
 # the form the tree calls (kernel/ksrc-features.sh).
@@ -580,7 +580,7 @@ ksrc_patched_checks() {
 	fi
 	# The vhost-core row of ab/count.sh (make count, make regress): the
 	# same build counted twice is ok; a copy of the tree whose
-	# vhost_get_vq_desc() does extra work is a regression.
+	# vhost_get_avail_head() does extra work is a regression.
 	[ -x "$B/vring_bench" ] || return
 	LONG=1 expect "vhost core row: the same build counted twice is ok" 0 \
 		out='^vhost core split instructions/buffer	.*	ok$' -- \
