@@ -9,18 +9,38 @@
 #
 # TARBALL defaults to Debian's /usr/src/linux-source-6.12.tar.xz (package
 # linux-source-6.12); DEST defaults to build-ksrc/<tarball's top folder>.
+# A /usr/src/linux-source-X.Y.tar.xz that is not installed comes from its
+# package in another suite of the machine's Debian mirror
+# (kernel/debian-fetch.sh), unpacked under build-apt/.
 # Prints DEST on stdout.  Running it again on the same tarball does nothing.
 set -eu
 
 tarball=${1:-/usr/src/linux-source-6.12.tar.xz}
+# Debian's linux-source-X.Y, not installed: its package from another suite
+# of the machine's mirror (kernel/debian-fetch.sh: linux-source-7.3 is in
+# trixie-backports), the tarball taken out of it, nothing installed.
 if [ ! -r "$tarball" ]; then
-	echo "fetch-ksrc: cannot read $tarball" >&2
 	case $tarball in
-	/usr/src/linux-source-*.tar.*)
-		pkg=$(basename "$tarball"); pkg=${pkg%.tar.*}
-		echo "fetch-ksrc: install it with: apt-get install $pkg" >&2 ;;
+	/usr/src/linux-source-*.tar.xz)
+		pkg=$(basename "$tarball" .tar.xz)
+		here=$(dirname "$0")
+		src=$here/../build-apt/src
+		if [ ! -r "$src/$pkg.tar.xz" ]; then
+			if ! deb=$("$here/debian-fetch.sh" download "$here/../build-apt/debs" "$pkg"); then
+				echo "fetch-ksrc: $tarball is not installed (apt-get install $pkg), and $deb" >&2
+				exit 1
+			fi
+			echo "fetch-ksrc: taking $pkg.tar.xz out of $(basename "$deb")" >&2
+			mkdir -p "$src"
+			dpkg-deb --fsys-tarfile "$deb" |
+				tar -xf - -O "./usr/src/$pkg.tar.xz" > "$src/$pkg.tar.xz.tmp"
+			mv "$src/$pkg.tar.xz.tmp" "$src/$pkg.tar.xz"
+		fi
+		tarball=$src/$pkg.tar.xz ;;
+	*)
+		echo "fetch-ksrc: cannot read $tarball" >&2
+		exit 1 ;;
 	esac
-	exit 1
 fi
 
 case $tarball in
