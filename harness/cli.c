@@ -25,15 +25,16 @@
 #define RIG_HOST_IMPL "rig"
 #endif
 #ifndef RIG_GUEST_SRC
-#define RIG_GUEST_SRC { "unknown", "", "unknown" }
+#define RIG_GUEST_SRC { "unknown", "", "", "unknown" }
 #endif
 #ifndef RIG_HOST_SRC
-#define RIG_HOST_SRC { "unknown", "", "unknown" }
+#define RIG_HOST_SRC { "unknown", "", "", "unknown" }
 #endif
 
 /* Where a side's ring code came from (kernel/ring-id.sh writes these). */
 struct rig_ring_src {
 	const char *tree;	/* the tree's path */
+	const char *version;	/* a kernel tree's (its Makefile), or "" */
 	const char *describe;	/* its git describe, or "" */
 	const char *files;	/* a hash of the ring files compiled */
 };
@@ -322,7 +323,8 @@ const char *rig_host_impl(void)
 
 static void print_src(const char *side, const struct rig_ring_src *src)
 {
-	printf("%s from %s (%s%sring files %s)", side, src->tree,
+	printf("%s from %s (%s%s%s%sring files %s)", side, src->tree,
+	       src->version, *src->version ? ", " : "",
 	       src->describe, *src->describe ? ", " : "", src->files);
 }
 
@@ -337,13 +339,21 @@ void rig_print_version(const char *prog)
 	putchar('\n');
 }
 
-/* , "KEY": {"tree", "describe" (null when not known), "files"} */
+/*
+ * , "KEY": {"tree", "version", "describe" (each null when not known),
+ * "files"}
+ */
 static void json_src(const char *key, const struct rig_ring_src *src)
 {
 	printf(", ");
 	rig_json_quoted(key);
 	printf(": {\"tree\": ");
 	rig_json_quoted(src->tree);
+	printf(", \"version\": ");
+	if (*src->version)
+		rig_json_quoted(src->version);
+	else
+		printf("null");
 	printf(", \"describe\": ");
 	if (*src->describe)
 		rig_json_quoted(src->describe);

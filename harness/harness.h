@@ -356,9 +356,10 @@ void rig_progress_end(struct rig_progress *p);
 
 /*
  * For --version: "PROG: built by CC with CFLAGS=...; guest ring code: rig,
- * host ring code: kernel; guest from TREE (DESCRIBE, ring files HASH),
- * host from TREE (...)", one line: the tree each side's ring code came
- * from, its git describe when known and a hash of the ring files compiled.
+ * host ring code: kernel; guest from TREE (VERSION, DESCRIBE, ring files
+ * HASH), host from TREE (...)", one line: the tree each side's ring code
+ * came from, a kernel tree's version (7.3.4, from its Makefile) and its
+ * git describe when known, and a hash of the ring files compiled.
  */
 void rig_print_version(const char *prog);
 
@@ -366,7 +367,8 @@ void rig_print_version(const char *prog);
  * --json: a run's results as one JSON object, on one line of stdout, in
  * place of the text lines.  rig_json_begin() opens it with "program" and
  * "build": {"cc", "cflags", "guest", "host", "guest_src", "host_src"}
- * (what --version says; each _src is {"tree", "describe", "files"});
+ * (what --version says; each _src is {"tree", "version", "describe",
+ * "files"});
  * rig_json_num() adds "KEY": VALUE, VALUE printed by the format (a number,
  * true or false); rig_json_str() adds a string; rig_json_end() closes it.
  */

@@ -6,9 +6,10 @@
 # rig's source tree or a kernel tree; FILES are paths relative to TREE,
 # separated by blanks, one argument), written to OUT as the initializers of
 # struct rig_ring_src (harness/cli.c, compiled with -include OUT):
-#   #define RIG_GUEST_SRC { "TREE", "DESCRIBE", "HASH" }
-#   #define RIG_HOST_SRC { "TREE", "DESCRIBE", "HASH" }
-# DESCRIBE is TREE/.rig-describe when there is one (ab/rev-build.sh and
+#   #define RIG_GUEST_SRC { "TREE", "VERSION", "DESCRIBE", "HASH" }
+#   #define RIG_HOST_SRC { "TREE", "VERSION", "DESCRIBE", "HASH" }
+# VERSION is a kernel tree's, from its top Makefile (VERSION.PATCHLEVEL.
+# SUBLEVEL and EXTRAVERSION: 7.3.4), else "".  DESCRIBE is TREE/.rig-describe when there is one (ab/rev-build.sh and
 # kernel/ksrc-rev.sh write it into the trees they export from git), else
 # `git describe --always --dirty` when TREE is the top of a git work tree,
 # else "". HASH is the first 12 hex digits of a sha256 over the FILES and
@@ -45,6 +46,11 @@ side() {
 	files=$3
 	cd "$tree" || exit 1
 	if [ "$tree" != "$described" ]; then
+		version=$(awk -F' *= *' '
+			$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+			$1 == "SUBLEVEL" { s = $2 } $1 == "EXTRAVERSION" { e = $2 }
+			/^NAME/ { exit }
+			END { if (v != "") printf "%s.%s.%s%s", v, p, s, e }' Makefile 2>/dev/null)
 		describe=
 		if [ -f .rig-describe ]; then
 			IFS= read -r describe <.rig-describe || :
@@ -61,8 +67,8 @@ side() {
 	sums=$(sha256sum -- $files) || exit 1
 	set +f
 	hash=$(printf '%s\n' "$sums" | sha256sum)
-	lines="$lines$(printf '#define RIG_%s_SRC { "%s", "%s", "%.12s" }' \
-		"$name" "$(c "$tree")" "$(c "$describe")" "$hash")
+	lines="$lines$(printf '#define RIG_%s_SRC { "%s", "%s", "%s", "%.12s" }' \
+		"$name" "$(c "$tree")" "$(c "$version")" "$(c "$describe")" "$hash")
 "
 	cd "$start" || exit 1
 }

@@ -87,6 +87,14 @@ else
 	# Each side's tree, and a hash of the ring files compiled from it.
 	grep -Eq "; guest from /.* \(.*ring files [0-9a-f]{12}\), host from /.* \(.*ring files [0-9a-f]{12}\)\$" "$tmp/out"
 	pass_if "vring_bench --version names the trees of the ring code"
+	# A kernel tree's side names the tree's version, from its Makefile.
+	if grep -q "guest ring code: kernel" "$tmp/out"; then
+		v=$(awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+			$1 == "SUBLEVEL" { s = $2 } /^NAME/ { print v "." p "." s; exit }' \
+			"$(sed -n 's/.*; guest from \([^ ]*\) .*/\1/p' "$tmp/out")/Makefile")
+		grep -q "; guest from /[^ ]* ($v, " "$tmp/out"
+		pass_if "vring_bench --version names the kernel tree's version ($v)"
+	fi
 
 	for a in "--bogus" "-x" "--ring-size" "--ring-size 0" "--ring-size 3" \
 		 "--ring-size 65536" "--ring-size 12x" "--sg 0" "--sg -1" \
@@ -117,7 +125,7 @@ for k in ["program", "build"] + sys.argv[2:]:
 for k in ("cc", "cflags", "guest", "host", "guest_src", "host_src"):
 	assert k in d["build"], k
 for k in ("guest_src", "host_src"):
-	assert set(d["build"][k]) == {"tree", "describe", "files"}, k' "$tmp/out" "$@" 2>>"$tmp/err"
+	assert set(d["build"][k]) == {"tree", "version", "describe", "files"}, k' "$tmp/out" "$@" 2>>"$tmp/err"
 	else
 		for f in "$@"; do grep -q "\"$f\": " "$tmp/out" || return 1; done
 	fi
