@@ -168,6 +168,7 @@ void rig_skip(const char *fmt, ...)
 
 unsigned int rig_case_pick(int argc, char *argv[],
 			   const char *(*name_of)(unsigned int i),
+			   const char *(*gap_of)(unsigned int i),
 			   unsigned int count, const char *help)
 {
 	unsigned int i;
@@ -175,6 +176,12 @@ unsigned int rig_case_pick(int argc, char *argv[],
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (i = 0; i < count; i++)
 			printf("%s\n", name_of(i));
+		exit(RIG_EXIT_OK);
+	}
+	if (argc == 2 && !strcmp(argv[1], "--gaps")) {
+		for (i = 0; gap_of && i < count; i++)
+			if (gap_of(i))
+				printf("%s\t%s\n", name_of(i), gap_of(i));
 		exit(RIG_EXIT_OK);
 	}
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -226,13 +233,18 @@ static const char *case_name_of(unsigned int i)
 	return all_cases[i].name;
 }
 
+static const char *case_gap_of(unsigned int i)
+{
+	return all_cases[i].kernel_gap;
+}
+
 int rig_case_main(int argc, char *argv[], const struct rig_case *cases,
 		  unsigned int count, const char *help)
 {
 	const struct rig_case *c;
 
 	all_cases = cases;
-	c = &cases[rig_case_pick(argc, argv, case_name_of, count, help)];
+	c = &cases[rig_case_pick(argc, argv, case_name_of, case_gap_of, count, help)];
 	rig_case_name = c->name;
 	rig_expect_kernel_gap(c->host, c->kernel_gap);
 	return rig_kernel_gap_end(c->run ? c->run() : c->run_arg(c->arg));

@@ -251,11 +251,14 @@ void rig_skip(const char *fmt, ...)
 /*
  * A program that runs one named case of many (tests/allocfail; the
  * others through rig_case_main()): "--list" prints every name (@name_of(0..@count-1)),
- * -h or --help prints @help, else the one argument must be a case's name.
- * Returns its index; anything else is a usage error.
+ * "--gaps" each case with a kernel gap (@gap_of(i) non-NULL; @gap_of may
+ * be NULL) as "NAME<TAB>GAP", -h or --help prints @help, else the one
+ * argument must be a case's name.  Returns its index; anything else is a
+ * usage error.
  */
 unsigned int rig_case_pick(int argc, char *argv[],
 			   const char *(*name_of)(unsigned int i),
+			   const char *(*gap_of)(unsigned int i),
 			   unsigned int count, const char *help);
 /*
  * One case of a program run one case at a time (tests/hostile, tests/dma,

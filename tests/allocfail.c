@@ -546,14 +546,19 @@ static const char *scenario_name(unsigned int i)
 	return scenarios[i].name;
 }
 
+static const char *scenario_gap(unsigned int i)
+{
+	return scenarios[i].kernel_gap;
+}
+
 int main(int argc, char *argv[])
 {
 	const struct scenario *sc;
 	int err;
 
-	sc = &scenarios[rig_case_pick(argc, argv, scenario_name,
+	sc = &scenarios[rig_case_pick(argc, argv, scenario_name, scenario_gap,
 				      ARRAY_SIZE(scenarios),
-"Usage: allocfail --list | allocfail SCENARIO\n"
+"Usage: allocfail --list | allocfail --gaps | allocfail SCENARIO\n"
 "Sweep one scenario's allocation failures (--list names them).  Exit 0:\n"
 "every run was clean; 1: a rule broke; 2: usage error; 78: TODO, a kernel\n"
 "tree's code broke a rule it is known not to promise (a clean sweep then\n"

@@ -41,7 +41,7 @@
 #include "harness/mockdev.h"
 
 static const char help[] =
-"Usage: dma --list | dma CASE\n"
+"Usage: dma --list | dma --gaps | dma CASE\n"
 "Run one case of the driver's DMA-API path (--list names them).  Exit 0:\n"
 "every mapping was made and unmapped as it must be; 1: not; 2: usage\n"
 "error; 77: SKIP, the tree lacks the call the case needs; 78: TODO, a\n"

@@ -36,7 +36,7 @@
 #include "tests/chain.h"
 
 static const char help[] =
-"Usage: hostile --list | hostile CASE\n"
+"Usage: hostile --list | hostile --gaps | hostile CASE\n"
 "Run one hostile-ring case (--list names them all).  Exit 0: the ring code\n"
 "handled it; 1: it did not; 2: usage error; 77: SKIP, the linked ring code\n"
 "lacks what the case needs; 78: TODO, a kernel tree's code did not detect\n"

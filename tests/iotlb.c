@@ -45,7 +45,7 @@ enum { HOLE, TABLE_IN_HOLE, WRAPPING, VA = 0x100 };
 #include <linux/vhost_iotlb.h>
 
 static const char help[] =
-"Usage: iotlb --list | iotlb CASE\n"
+"Usage: iotlb --list | iotlb --gaps | iotlb CASE\n"
 "Run one case of vringh's IOTLB accessors (--list names them).  Exit 0:\n"
 "vringh translated or refused as it must; 1: not; 2: usage error; 77:\n"
 "SKIP, the linked vringh has no IOTLB accessors.\n";

@@ -110,7 +110,7 @@ static const char *case_name(unsigned int i)
 
 int main(int argc, char *argv[])
 {
-	cases[rig_case_pick(argc, argv, case_name, ARRAY_SIZE(cases),
+	cases[rig_case_pick(argc, argv, case_name, NULL, ARRAY_SIZE(cases),
 "Usage: kmem_misuse --list | kmem_misuse CASE\n"
 "Misuse kmalloc()ed memory on purpose (an indirect table read after it\n"
 "was freed, leaked, or an object freed twice): a checking tool must\n"

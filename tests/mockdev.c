@@ -21,7 +21,7 @@
 #include "harness/mockdev.h"
 
 static const char help[] =
-"Usage: mockdev --list | mockdev CASE\n"
+"Usage: mockdev --list | mockdev --gaps | mockdev CASE\n"
 "Play the mock device against the linked driver and check when it says\n"
 "the driver wants an interrupt.  Exit 0: it held; 1: it did not; 2: usage\n"
 "error.\n";

@@ -28,7 +28,7 @@
 #include "harness/mockdev.h"
 
 static const char help[] =
-"Usage: resize --list | resize CASE\n"
+"Usage: resize --list | resize --gaps | resize CASE\n"
 "Resize or reset a queue with buffers in flight (--list names the cases).\n"
 "Exit 0: every buffer was recycled once and the ring starts afresh; 1:\n"
 "not; 2: usage error; 77: SKIP, the tree lacks the call.\n";

@@ -28,7 +28,7 @@
 #include "tests/chain.h"
 
 static const char help[] =
-"Usage: vhost_core_hostile --list | vhost_core_hostile CASE\n"
+"Usage: vhost_core_hostile --list | vhost_core_hostile --gaps | vhost_core_hostile CASE\n"
 "Run one hostile-ring case against the kernel's vhost core (--list names\n"
 "them all).  Exit 0: the core refused it; 1: it did not; 2: usage error;\n"
 "77: SKIP, no vhost core in this build (make KSRC=); 78: TODO, the core is\n"

@@ -18,7 +18,7 @@
 #include "vhost-user/wire.h"
 
 static const char help[] =
-"Usage: vhost_user_wire --list | vhost_user_wire CASE\n"
+"Usage: vhost_user_wire --list | vhost_user_wire --gaps | vhost_user_wire CASE\n"
 "Run one case of the vhost-user wire format (--list names them).  Exit 0:\n"
 "it held; 1: it did not; 2: usage error.\n";
 
