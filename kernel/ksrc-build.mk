@@ -15,6 +15,11 @@
 # wrappers of a side that is the rig's again are removed.
 ksrc-headers := $(if $(filter kernel,$(GUEST)),virtio.h virtio_ring.h) \
 		$(if $(filter kernel,$(HOST)),vringh.h)
+# A tree the rig cannot build stops here, with one line naming what is
+# missing (kernel/ksrc-check.sh), before anything is compiled.
+ksrc-sides := $(if $(filter kernel,$(GUEST)),guest) $(if $(filter kernel,$(HOST)),host)
+ksrc-check := $(shell $(srctree)/kernel/ksrc-check.sh $(KSRC) "$(ksrc-sides)" ksrc/.rig-ksrc-ok)
+$(if $(ksrc-check),$(error $(ksrc-check)))
 $(foreach h,$(filter-out $(ksrc-headers),virtio.h virtio_ring.h vringh.h),\
 	$(shell rm -f ksrc/include/linux/$(h)))
 $(foreach h,$(ksrc-headers),\
@@ -38,10 +43,14 @@ KSRC_WARN := -Wno-unused-parameter -Wno-sign-compare \
 
 ksrc/virtio_ring.o: $(KSRC)/drivers/virtio/virtio_ring.c
 ksrc/vringh.o: $(KSRC)/drivers/vhost/vringh.c
+# The tree's files compile through kernel/ksrc-cc.sh: a symbol no shim
+# has is one line naming it and the shim to extend, not a cascade.
+ksrc-cc = $(srctree)/kernel/ksrc-cc.sh $(KSRC) $(abspath $@).err $(CC)
+
 ksrc/virtio_ring.o ksrc/vringh.o: $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
+	$(Q)$(ksrc-cc) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
 
 # The kernel's vhost core (drivers/vhost/vhost.c, iotlb.c) and its test
 # device (drivers/vhost/test.c), unmodified, for virtio_test --vhost
@@ -75,7 +84,7 @@ ksrc/vhost_test_mod.o: $(KSRC)/drivers/vhost/test.c
 ksrc/vhost.o ksrc/iotlb.o ksrc/vhost_test_mod.o: $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
+	$(Q)$(ksrc-cc) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
 else
 $(shell rm -f ksrc/include/linux/sched/vhost_task.h ksrc/include/linux/kcov.h)
 endif

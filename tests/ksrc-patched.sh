@@ -18,9 +18,20 @@
 # make check KSRC=... runs it with tests/ksrc-edits/*.edit: a kernel
 # that gains a check turns the matching TODO into a pass, a kernel that
 # gains a bug makes the matching check fail.
+#
+# tests/ksrc-patched.sh --unbuildable KSRC EDITS GUEST HOST PROG: the
+# edited tree must not build, and make must say why in one line naming
+# what the rig lacks (kernel/ksrc-check.sh, kernel/ksrc-cc.sh), with no
+# compiler message on the terminal; that line is printed, exit 0.
 set -u
+unbuildable=
+if [ "${1:-}" = --unbuildable ]; then
+	unbuildable=1
+	shift
+	[ $# -eq 5 ] && set -- "$@" -- true
+fi
 [ $# -ge 7 ] && [ "$6" = -- ] ||
-	{ echo "usage: $0 KSRC EDITS GUEST HOST PROG -- CMD [ARG...]" >&2; exit 2; }
+	{ echo "usage: $0 KSRC EDITS GUEST HOST PROG -- CMD [ARG...] | $0 --unbuildable KSRC EDITS GUEST HOST PROG" >&2; exit 2; }
 ksrc=$1 edits=$2 guest=$3 host=$4 prog=$5
 shift 6
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,6 +62,16 @@ for i in "${!EDIT_NAMES[@]}"; do
 		die "$(basename "$edits") does not apply to $ksrc"
 done
 # A make of its own: not the jobs of the make check that may run this.
+if [ -n "$unbuildable" ]; then
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" O="$tmp/build" \
+		KSRC="$tmp/tree" GUEST="$guest" HOST="$host" "$prog" >"$tmp/make.log" 2>&1 &&
+		die "the tree with $(basename "$edits") built"
+	grep -v '^make\(\[[0-9]*\]\)\{0,1\}: ' "$tmp/make.log" >"$tmp/said"
+	[ "$(wc -l <"$tmp/said")" -eq 1 ] && grep -q "KSRC=$tmp/tree: " "$tmp/said" ||
+		die "the failed build said more than one line naming what is missing: $(head -c 2000 "$tmp/make.log")"
+	sed "s|$tmp/tree|KSRC|g; s|$tmp/build|O|g" "$tmp/said"
+	exit 0
+fi
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$top" O="$tmp/build" \
 	KSRC="$tmp/tree" GUEST="$guest" HOST="$host" "$prog" >"$tmp/make.log" 2>&1; then
 	echo "ksrc-patched: the build of $prog with $(basename "$edits") failed:" >&2

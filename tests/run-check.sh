@@ -551,7 +551,9 @@ peer_checks() {
 # regression of the vhost-core row (tests/vhost-core-regress.sh).  A tree whose vhost.c
 # calls vhost_task_create() as 6.5 to 6.10 did (three arguments, NULL on
 # failure) builds and runs virtio_test --vhost: the worker's shim takes
-# the form the tree calls (kernel/ksrc-features.sh).
+# the form the tree calls (kernel/ksrc-features.sh).  A tree including a
+# header or calling a primitive the rig's shims lack fails to build with
+# one line naming it (kernel/ksrc-check.sh, kernel/ksrc-cc.sh).
 ksrc_patched_checks() {
 	local ksrc
 	ksrc=$(sed -n 's/^KSRC=\([^ ]*\) .*/\1/p' "$B/.rig-config" 2>/dev/null)
@@ -578,6 +580,16 @@ ksrc_patched_checks() {
 			virtio_test -- sh -c 'grep -qx "#define RIG_VHOST_TASK_CREATE_ARGS 3" "$1" &&
 				./virtio_test --vhost --buf-num=0x4000 --reset' sh ksrc/include/linux/sched/vhost_task.h
 	fi
+	# A tree the rig cannot build says what it lacks in one line: a
+	# header no shim stands for (before compiling), a symbol none defines.
+	expect "a tree including a header the rig lacks: one line names it" 0 \
+		out='includes <linux/rig_no_such_header.h>, which the rig has no shim for' -- \
+		tests/ksrc-patched.sh --unbuildable "$ksrc" tests/ksrc-edits/unknown-header.edit \
+		kernel rig vringh_test
+	expect "a tree calling a primitive the rig lacks: one line names it" 0 \
+		out='^KSRC=KSRC: drivers/virtio/virtio_ring.c:[0-9]+ uses kmalloc_rig_new_primitive, which the rig' -- \
+		tests/ksrc-patched.sh --unbuildable "$ksrc" tests/ksrc-edits/unknown-primitive.edit \
+		kernel rig vringh_test
 	# The vhost-core row of ab/count.sh (make count, make regress): the
 	# same build counted twice is ok; a copy of the tree whose
 	# vhost_get_avail_head() does extra work is a regression.
