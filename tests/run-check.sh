@@ -724,6 +724,8 @@ else
 				sh -c '"$1" double-free' sh "$B/tests/kmem_misuse" ;;
 		esac
 		readme_checks
+		expect "kernel/GAPS lists every kernel gap the cases name" 0 -- \
+			tests/gaps-listed.sh "$B"
 		suite stats tests/stats/run.sh "$B/stats"
 		suite runner tests/runner/stop.sh
 		suite "runner times" tests/runner/times.sh
