@@ -53,6 +53,9 @@ static bool failed_yet(void)
 #define OFF_TABLE	(32 * 1024)	/* indirect tables, see roundtrip() */
 #define OFF_DATA	(64 * 1024)
 
+/* VIRTIO_F_IN_ORDER on every queue of an in-order scenario, else 0. */
+static u64 in_order;
+
 /* One area standing for guest memory: the ring at its start, data after. */
 static char *mem;
 
@@ -111,7 +114,7 @@ static struct virtqueue *new_indirect_queue(unsigned int num)
 {
 	struct virtqueue *vq;
 
-	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC | in_order);
 	memset(mem, 0, vring_size(num, RIG_RING_ALIGN));
 	vq = vring_new_virtqueue(0, num, RIG_RING_ALIGN, &vdev, true, false, mem,
 				 notify, NULL, "allocfail");
@@ -142,7 +145,7 @@ static void create_and_delete(u64 features, unsigned int num)
 {
 	struct virtqueue *vq;
 
-	rig_vdev_init(&vdev, features);
+	rig_vdev_init(&vdev, features | in_order);
 	vq = vring_create_virtqueue(0, num, RIG_RING_ALIGN, &vdev, true, false,
 				    false, notify, NULL, "allocfail");
 	if (!vq) {
@@ -166,7 +169,7 @@ static void create_virtqueue_reduce(void)
 	struct virtqueue *vq;
 	unsigned int num;
 
-	rig_vdev_init(&vdev, 0);
+	rig_vdev_init(&vdev, in_order);
 	vq = vring_create_virtqueue(0, 1024, RIG_RING_ALIGN, &vdev, true, true,
 				    false, notify, NULL, "allocfail");
 	if (!vq) {
@@ -237,7 +240,7 @@ static void roundtrip(u64 features, unsigned int num, unsigned int nsg,
 	u16 head;
 	int err;
 
-	rig_vdev_init(&vdev, features);
+	rig_vdev_init(&vdev, features | in_order);
 	if (!rig_queue_create(&q, &vdev, num, mem, false, notify, NULL,
 			      "allocfail")) {
 		CHECK(failed_yet());
@@ -437,7 +440,7 @@ static void resize(void)
 	char *d = mem + OFF_DATA;
 	int err;
 
-	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC);
+	rig_vdev_init(&vdev, 1ULL << VIRTIO_RING_F_INDIRECT_DESC | in_order);
 	vdev.config = &cfgops;
 	vq = vring_create_virtqueue(0, 64, RIG_RING_ALIGN, &vdev, true, false,
 				    false, notify, NULL, "allocfail");
@@ -488,6 +491,7 @@ struct scenario {
 	const char *name;
 	void (*run)(void);
 	bool host;		/* what it checks is vringh's (else virtio_ring's) */
+	bool in_order;		/* its queues negotiate VIRTIO_F_IN_ORDER */
 	/*
 	 * What a kernel tree's code is known not to promise: the sweep runs,
 	 * and a broken rule is a TODO, a clean sweep says the gap is gone.
@@ -498,20 +502,29 @@ struct scenario {
 #define HOST_TAKES "the kernel's vringh takes the buffer even when getdesc fails"
 
 static const struct scenario scenarios[] = {
-	{ "new-virtqueue", new_virtqueue, false, NULL },
-	{ "create-virtqueue", create_virtqueue, false, NULL },
-	{ "create-virtqueue-reduce", create_virtqueue_reduce, false, NULL },
-	{ "add-indirect", add_indirect, false, NULL },
-	{ "add-indirect-ring-full", add_indirect_ring_full, false, NULL },
-	{ "vringh-iov-grow", vringh_iov_grow, true, HOST_TAKES },
-	{ "vringh-iov-grow-slow-range", vringh_iov_grow_slow_range, true, HOST_TAKES },
-	{ "vringh-kern-iov-grow", vringh_kern_iov_grow, true, HOST_TAKES },
+	{ .name = "new-virtqueue", .run = new_virtqueue },
+	{ .name = "create-virtqueue", .run = create_virtqueue },
+	{ .name = "create-virtqueue-reduce", .run = create_virtqueue_reduce },
+	{ .name = "add-indirect", .run = add_indirect },
+	{ .name = "add-indirect-ring-full", .run = add_indirect_ring_full },
+	{ .name = "vringh-iov-grow", .run = vringh_iov_grow, .host = true, .kernel_gap = HOST_TAKES },
+	{ .name = "vringh-iov-grow-slow-range", .run = vringh_iov_grow_slow_range, .host = true,
+	  .kernel_gap = HOST_TAKES },
+	{ .name = "vringh-kern-iov-grow", .run = vringh_kern_iov_grow, .host = true,
+	  .kernel_gap = HOST_TAKES },
+	/* The driver's in-order paths (Linux 7.x keeps VIRTIO_F_IN_ORDER). */
+	{ .name = "create-virtqueue-in-order", .run = create_virtqueue, .in_order = true },
+	{ .name = "add-indirect-in-order", .run = add_indirect, .in_order = true },
+	{ .name = "add-indirect-ring-full-in-order", .run = add_indirect_ring_full, .in_order = true },
 #ifdef resize_vq
-	{ "resize", resize, false, NULL },
+	{ .name = "resize", .run = resize },
+	{ .name = "resize-in-order", .run = resize, .in_order = true },
 #endif
 #if defined(vring_new_virtqueue_packed) && defined(vringh_init_packed_user)
-	{ "create-virtqueue-packed", create_virtqueue_packed, false, NULL },
-	{ "packed-add-indirect", packed_add_indirect, false, NULL },
+	{ .name = "create-virtqueue-packed", .run = create_virtqueue_packed },
+	{ .name = "packed-add-indirect", .run = packed_add_indirect },
+	{ .name = "create-virtqueue-packed-in-order", .run = create_virtqueue_packed, .in_order = true },
+	{ .name = "packed-add-indirect-in-order", .run = packed_add_indirect, .in_order = true },
 #endif
 };
 
@@ -564,6 +577,10 @@ int main(int argc, char *argv[])
 "tree's code broke a rule it is known not to promise (a clean sweep then\n"
 "says the gap is gone).\n")];
 	rig_expect_kernel_gap(sc->host, sc->kernel_gap);
+	if (sc->in_order) {
+		rig_require_in_order(sc->name, false);
+		in_order = 1ULL << VIRTIO_F_IN_ORDER;
+	}
 	mem = aligned_alloc(RIG_RING_ALIGN, MEM_SIZE);
 	if (!mem)
 		return RIG_EXIT_FAIL;
