@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * stats - fold the output of repeated benchmark runs.
  *

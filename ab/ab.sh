@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
 # make ab: build two revisions of this repository side by side and compare
 # one command's figures on them with ab/compare (A = BASE, B = HEAD).
 #

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
 # Deterministic cost counts of the ring operations, under valgrind's
 # callgrind with its cache simulator: instructions and simulated D1 and LL
 # (last-level) cache misses.  The same binary gives the same counts on every

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
 # make gate-check: does make regress's timed gate work on this machine?
 #
 # Usage: ab/gate-check.sh [-r RUNS] [-s STEPS] [-h] [REV] [-- REGRESS_OPTS]

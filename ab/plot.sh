@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
 # Plots for make ab PLOT=FILE and make bench PLOT=FILE, drawn by gnuplot
 # (an optional dependency; Debian: apt-get install gnuplot-nox).
 #

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
 # make regress: did HEAD make the ring slower than BASE?  One command for CI.
 #
 # Usage: ab/regress.sh [-n PAIRS] [-m METRIC] [-x ADDS] [-i PCT] [-d PCT]

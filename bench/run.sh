@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
 # make bench: the rig's two canonical loops, each run many times and folded
 # by ./stats --trim-outliers into one line per distinct output line, e.g.
 #   Wall time:20.85-22.75(21.3033+/-0.26)

@@ -81,7 +81,8 @@ static void *alloc_small(struct rig_arena *a, size_t size)
 
 static void *alloc_large(struct rig_arena *a, size_t asked)
 {
-	size_t size = (asked + RIG_ARENA_GUARD + ARENA_PAGE - 1) & ~(ARENA_PAGE - 1);
+	size_t size = (asked + RIG_ARENA_GUARD + ARENA_PAGE - 1) &
+		      ~(ARENA_PAGE - 1);
 	unsigned int i, spare = RIG_ARENA_LARGE;
 
 	/* Reuse a freed block of exactly this size, else take fresh pages. */

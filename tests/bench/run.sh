@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
 # Checks of the measuring tools: vring_bench's output, options and errors,
 # and the A/B comparer on synthetic commands whose figures are fixed
 # sequences, so every verdict is certain (the bootstrap's seed is fixed).

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
 # Run the stats test cases.
 #
 # Usage: tests/stats/run.sh PATH_TO_STATS
