@@ -20,6 +20,10 @@
 #                            from 6.11 (handle_kill added); absent where
 #                            the worker is a kthread (6.1)
 #     vhost_task_should_stop called only by 6.4's vhost.c
+#     vhost_add_used_n       drivers/vhost/vhost.h: 3 arguments up to
+#                            6.x, 4 from 7.x (nheads: the in-order path,
+#                            the core's batches of used entries; the rig
+#                            builds kernel/vhost_batch.c only then)
 #   RIG_VHOST_TASK_CREATE_ERR_PTR 1
 #                            FILE tests IS_ERR(vtsk): vhost_task_create()
 #                            fails with an ERR_PTR() (else with NULL);
@@ -74,7 +78,7 @@ for fn in virtqueue_resize virtqueue_reset virtqueue_set_dma_premapped \
 	  virtqueue_add_inbuf_cache_clean vring_create_virtqueue_map \
 	  vringh_init_iotlb vringh_init_iotlb_va vringh_abandon_user \
 	  vringh_iov_pull_kern vringh_iov_push_kern \
-	  vhost_task_create vhost_task_should_stop; do
+	  vhost_task_create vhost_task_should_stop vhost_add_used_n; do
 	n=$(args "$fn" "$header")
 	[ -n "$n" ] || continue
 	FN=$(echo "$fn" | tr a-z A-Z)
