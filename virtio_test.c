@@ -808,7 +808,7 @@ static void vhost_open(int cpu_driver)
 	const char *why;
 	u64 missing;
 
-	dev.core = vhost_core_open(VHOST_MEM_BYTES, dev.cpu, &why);
+	dev.core = vhost_core_open(VHOST_CORE_TEST, VHOST_MEM_BYTES, dev.cpu, &why);
 	if (!dev.core)
 		rig_skip("--vhost: %s", why);
 	fprintf(stderr, "virtio_test: --vhost: the driver on CPU %d, the vhost worker on CPU %d\n",

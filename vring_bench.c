@@ -445,7 +445,7 @@ int main(int argc, char *argv[])
 		/* The ring, the data, an indirect table per entry, and more. */
 		const char *why;
 
-		core = vhost_core_open(rig_ring_bytes(num, packed) + nsg * SG_BYTES +
+		core = vhost_core_open(VHOST_CORE_TEST, rig_ring_bytes(num, packed) + nsg * SG_BYTES +
 				       num * nsg * 16 + VHOST_SLACK, -1, &why);
 		if (!core)
 			rig_skip("--vhost: %s", why);

@@ -70,14 +70,23 @@ $(shell $(srctree)/kernel/ksrc-shim-header.sh $(KSRC)/drivers/vhost/vhost.c \
 	sched/vhost_task.h ksrc/include/linux/sched/vhost_task.h)
 $(shell $(srctree)/kernel/ksrc-shim-header.sh $(KSRC)/drivers/vhost/vhost.h \
 	kcov.h ksrc/include/linux/kcov.h)
-VHOST_CORE_OBJS := kernel/vhost_core.o kernel/vhost_core_serve.o \
+# The rig's own device on the core, kernel/vhost_batch.c (VIRTIO_F_IN_ORDER,
+# batched used entries), is built where the core has the in-order path:
+# where vhost_add_used_n() takes nheads, 4 arguments (kernel/ksrc-features.sh).
+ksrc-add-used-n := $(shell $(srctree)/kernel/ksrc-features.sh $(KSRC)/drivers/vhost/vhost.h | \
+	awk '$$2 == "RIG_VHOST_ADD_USED_N_ARGS" { print $$3 }')
+$(if $(filter-out 3 4,$(ksrc-add-used-n)),$(error KSRC=$(KSRC): drivers/vhost/vhost.h declares vhost_add_used_n() with $(ksrc-add-used-n) arguments, a form the rig does not know: extend kernel/vhost_batch.c and kernel/ksrc-build.mk))
+VHOST_BATCH_OBJS := $(if $(filter 4,$(ksrc-add-used-n)),kernel/vhost_batch.o,kernel/no_vhost_batch.o)
+VHOST_CORE_OBJS := kernel/vhost_core.o kernel/vhost_core_serve.o $(VHOST_BATCH_OBJS) \
 	linux/task.o linux/eventfd.o ksrc/vhost.o ksrc/vhost_test_mod.o
 # The tree's IOTLB (and its vhost_iotlb.h) for every program of this build,
 # vringh's IOTLB accessors included, instead of linux/vhost_iotlb.c.
 KSRC_IOTLB_OBJS := ksrc/iotlb.o
-kernel/vhost_core.o kernel/vhost_core_serve.o: ALL_CFLAGS += -I$(KSRC)/drivers/vhost
-# The tree's vhost.h, included by kernel/vhost_core_serve.c, is the kernel's.
-kernel/vhost_core_serve.o: ALL_CFLAGS += $(KSRC_WARN)
+kernel/vhost_core.o kernel/vhost_core_serve.o kernel/vhost_batch.o: \
+	ALL_CFLAGS += -I$(KSRC)/drivers/vhost
+# The tree's vhost.h, included by kernel/vhost_core_serve.c and
+# kernel/vhost_batch.c, is the kernel's.
+kernel/vhost_core_serve.o kernel/vhost_batch.o: ALL_CFLAGS += $(KSRC_WARN)
 ksrc/vhost.o: $(KSRC)/drivers/vhost/vhost.c
 ksrc/iotlb.o: $(KSRC)/drivers/vhost/iotlb.c
 ksrc/vhost_test_mod.o: $(KSRC)/drivers/vhost/test.c

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include "kernel/vhost_core.h"
 
-struct vhost_core *vhost_core_open(size_t mem_bytes, int cpu, const char **why)
+struct vhost_core *vhost_core_open(enum vhost_core_device device, size_t mem_bytes,
+				   int cpu, const char **why)
 {
+	(void)device;
 	(void)mem_bytes;
 	(void)cpu;
 	*why = "the kernel's vhost core is built only from a kernel tree that has it (make KSRC=/path/to/linux: drivers/vhost/vhost.c and test.c)";
@@ -23,6 +25,12 @@ void vhost_core_close(struct vhost_core *h)
 }
 
 struct vhost_dev *vhost_core_dev(struct vhost_core *h)
+{
+	(void)h;
+	abort();
+}
+
+enum vhost_core_device vhost_core_which(struct vhost_core *h)
 {
 	(void)h;
 	abort();
@@ -78,5 +86,11 @@ int vhost_core_stop(struct vhost_core *h, uint16_t *last_avail, const char **wha
 int vhost_core_restart(struct vhost_core *h, uint16_t base, const char **what)
 {
 	(void)h, (void)base, (void)what;
+	abort();
+}
+
+int vhost_core_set_batch(struct vhost_core *h, unsigned int size, const char **what)
+{
+	(void)h, (void)size, (void)what;
 	abort();
 }

@@ -23,6 +23,7 @@
 #include <linux/vhost.h>
 #include "test.h"		/* the tree's drivers/vhost/test.h */
 
+#include "kernel/vhost_batch.h"
 #include "kernel/vhost_core.h"
 #include "harness/arena.h"
 
@@ -33,6 +34,7 @@ extern struct miscdevice *const rig_misc_vhost_test_misc;
 #define ARG_BYTES	PAGE_SIZE
 
 struct vhost_core {
+	enum vhost_core_device device;
 	struct file *file;
 	struct inode inode;
 	char *map;		/* the argument page, then guest memory */
@@ -75,18 +77,27 @@ static long core_ioctl(struct vhost_core *h, unsigned int cmd, void *arg, size_t
 	(int)__r;							\
 })
 
-struct vhost_core *vhost_core_open(size_t mem_bytes, int cpu, const char **why)
+struct vhost_core *vhost_core_open(enum vhost_core_device device, size_t mem_bytes,
+				   int cpu, const char **why)
 {
-	const struct miscdevice *misc = rig_misc_vhost_test_misc;
+	const struct miscdevice *misc = device == VHOST_CORE_BATCH ?
+		rig_misc_vhost_batch_misc : rig_misc_vhost_test_misc;
 	size_t table_bytes = sizeof(struct vhost_memory) + sizeof(struct vhost_memory_region);
 	struct vhost_memory *table;
-	struct vhost_core *h = calloc(1, sizeof(*h));
+	struct vhost_core *h;
 	long r;
 
+	if (!misc) {
+		/* kernel/ksrc-build.mk built kernel/no_vhost_batch.c. */
+		*why = "the tree's vhost core has no in-order path: its drivers/vhost/vhost.h declares vhost_add_used_n() without nheads (kernel/ksrc-features.sh), so the rig's in-order device kernel/vhost_batch.c is not built";
+		return NULL;
+	}
+	h = calloc(1, sizeof(*h));
 	if (!h) {
 		*why = "out of memory";
 		return NULL;
 	}
+	h->device = device;
 	h->err_fd = -1;
 	h->mem_bytes = PAGE_ALIGN(mem_bytes);
 	h->map_bytes = ARG_BYTES + h->mem_bytes;
@@ -175,6 +186,11 @@ struct vhost_dev *vhost_core_dev(struct vhost_core *h)
 	return h->file->private_data;
 }
 
+enum vhost_core_device vhost_core_which(struct vhost_core *h)
+{
+	return h->device;
+}
+
 uint64_t vhost_core_features(struct vhost_core *h)
 {
 	return h->features;
@@ -256,4 +272,11 @@ int vhost_core_restart(struct vhost_core *h, uint16_t base_idx, const char **wha
 	if ((r = CORE_IOCTL(h, VHOST_SET_VRING_BASE, &base, what)))
 		return r;
 	return CORE_IOCTL(h, VHOST_TEST_SET_BACKEND, &on, what);
+}
+
+int vhost_core_set_batch(struct vhost_core *h, unsigned int size, const char **what)
+{
+	int n = size;
+
+	return CORE_IOCTL(h, VHOST_BATCH_SET_SIZE, &n, what);
 }

@@ -4,8 +4,11 @@
  * (drivers/vhost/test.c), compiled unmodified from a kernel tree (KSRC=),
  * driven as the kernel's tools/virtio/virtio_test drives /dev/vhost-test:
  * through the device's own file operations (open, the VHOST_* and
- * VHOST_TEST_* ioctls, release).  kernel/vhost_core.c; without a kernel
- * tree, kernel/no_vhost_core.c, where vhost_core_open() says why not.
+ * VHOST_TEST_* ioctls, release).  Or, on the same core and with the same
+ * requests, the rig's own device kernel/vhost_batch.c, which offers
+ * VIRTIO_F_IN_ORDER and batches used entries (where the tree's core has
+ * the in-order path).  kernel/vhost_core.c; without a kernel tree,
+ * kernel/no_vhost_core.c, where vhost_core_open() says why not.
  *
  * The guest's memory is one mapping of this process that the core reaches
  * with its uaccess (linux/uaccess.h's "user" window is the mapping and
@@ -25,17 +28,29 @@ struct vhost_dev;
 
 struct vhost_core;
 
+/* The devices on the core. */
+enum vhost_core_device {
+	VHOST_CORE_TEST,	/* the tree's test.c: a used entry a buffer */
+	VHOST_CORE_BATCH,	/* the rig's vhost_batch.c: IN_ORDER, batches */
+};
+/* Their names, as --vhost=NAME takes them (rig_name_index()). */
+#define VHOST_CORE_DEVICE_NAMES { [VHOST_CORE_TEST] = "test", [VHOST_CORE_BATCH] = "batch" }
+
 /*
- * Open the device with @mem_bytes of guest memory, its threads (the vhost
+ * Open @device with @mem_bytes of guest memory, its threads (the vhost
  * worker, the kick eventfd's poller) pinned to CPU @cpu, or -1 for where
- * the caller may run; NULL and *@why if not.
+ * the caller may run; NULL and *@why if not (no kernel tree, or no
+ * in-order vhost core in it for the batch device).
  */
-struct vhost_core *vhost_core_open(size_t mem_bytes, int cpu, const char **why);
+struct vhost_core *vhost_core_open(enum vhost_core_device device, size_t mem_bytes,
+				   int cpu, const char **why);
 /* Release the file: the device stops and frees everything. */
 void vhost_core_close(struct vhost_core *h);
 
 /* The core's device (test.c's struct vhost_test starts with it). */
 struct vhost_dev *vhost_core_dev(struct vhost_core *h);
+/* Which device vhost_core_open() opened. */
+enum vhost_core_device vhost_core_which(struct vhost_core *h);
 /* The features the device offers (VHOST_GET_FEATURES). */
 uint64_t vhost_core_features(struct vhost_core *h);
 /* Guest memory, or NULL when the region is full. */
@@ -61,16 +76,22 @@ int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
 int vhost_core_stop(struct vhost_core *h, uint16_t *last_avail, const char **what);
 /* Start the stopped queue again from avail index @base (a reset ring: 0). */
 int vhost_core_restart(struct vhost_core *h, uint16_t base, const char **what);
+/*
+ * The batch device, in order: at most @size buffers a used entry
+ * (VHOST_BATCH_SET_SIZE; by default the queue size).  0 or -errno.
+ */
+int vhost_core_set_batch(struct vhost_core *h, unsigned int size, const char **what);
 
 /*
- * Do in this thread what the test device's worker does on a kick (a queue
+ * Do in this thread what the device's worker does on a kick (a queue
  * started with no kick eventfd, @kick_fd -1, is never served otherwise):
  * take every available buffer and use it with length 0, re-check after
  * re-enabling notifications, and signal the call eventfd if the driver
  * wants it, all with the core's own functions (vhost_get_vq_desc(),
- * vhost_add_used(), vhost_signal()).  One thread, so the same run costs
- * the same instructions every time (ab/count.sh).  Returns the number of
- * buffers used, or the -errno vhost_get_vq_desc() gave.
+ * vhost_add_used(), vhost_signal(); the batch device's worker function
+ * vhost_batch_serve(), with vhost_add_used_n()).  One thread, so the same
+ * run costs the same instructions every time (ab/count.sh).  Returns the
+ * number of buffers used, or the -errno the core gave.
  * kernel/vhost_core_serve.c.
  */
 int vhost_core_serve(struct vhost_core *h);

@@ -7,6 +7,7 @@
 #include <linux/mutex.h>
 #include "vhost.h"		/* the tree's drivers/vhost/vhost.h */
 
+#include "kernel/vhost_batch.h"
 #include "kernel/vhost_core.h"
 
 int vhost_core_serve(struct vhost_core *h)
@@ -18,6 +19,12 @@ int vhost_core_serve(struct vhost_core *h)
 	int head;
 
 	mutex_lock(&vq->mutex);
+	if (vhost_core_which(h) == VHOST_CORE_BATCH) {
+		/* The batch device's own worker function, until empty. */
+		used = vhost_batch_serve(vq, false);
+		mutex_unlock(&vq->mutex);
+		return used;
+	}
 	vhost_disable_notify(d, vq);
 	for (;;) {
 		head = vhost_get_vq_desc(vq, vq->iov, ARRAY_SIZE(vq->iov), &out, &in,

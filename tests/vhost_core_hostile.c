@@ -50,7 +50,7 @@ static void open_core(void)
 {
 	const char *why;
 
-	core = vhost_core_open(MEM_BYTES, -1, &why);
+	core = vhost_core_open(VHOST_CORE_TEST, MEM_BYTES, -1, &why);
 	if (!core)
 		rig_skip("%s: %s", rig_case_name, why);
 	ring = vhost_core_alloc(core, vring_size(RING_SIZE, RIG_RING_ALIGN));
