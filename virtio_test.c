@@ -50,10 +50,15 @@
  * readable part of some bytes, not its contents; the kernel's vhost
  * worker is a thread of its own, pinned to the device's CPU as the device
  * thread is (so is the thread that turns a kick into the worker's wake-up),
- * and the program says so on stderr.  What the device does not
- * offer (VHOST_GET_FEATURES: no packed ring, no VIRTIO_F_IN_ORDER) is a
- * SKIP, and so is --device-bug: the test device is the tree's, unmodified,
- * with no bug to plant.  Without a kernel tree --vhost is a SKIP.
+ * and the program says so on stderr.  --vhost=batch, and --vhost with
+ * --in-order, put the rig's own device on the same core instead
+ * (kernel/vhost_batch.c, where the tree's core has the in-order path): it
+ * offers VIRTIO_F_IN_ORDER and returns what it takes in batches with
+ * vhost_add_used_n(), in order one used entry for up to N buffers
+ * (--in-order=N), so the core's in-order code runs.  What the device does
+ * not offer (VHOST_GET_FEATURES: no packed ring; test.c no
+ * VIRTIO_F_IN_ORDER) is a SKIP, and so is --device-bug: neither device
+ * has a bug to plant.  Without a kernel tree --vhost is a SKIP.
  *
  * --device-bug spoils one buffer halfway (a used id out of range, or a used
  * length past the buffer).  The driver must break the queue: then the
@@ -116,7 +121,8 @@ static struct {
 	unsigned long reset;	/* 0: never */
 	unsigned long bufs;
 	enum device_bug bug;
-	int vhost;
+	bool vhost;
+	int vhost_device;	/* enum vhost_core_device; -1: by --in-order */
 	bool json;
 } opt = {
 	.features = 1ULL << VIRTIO_RING_F_INDIRECT_DESC |
@@ -125,7 +131,10 @@ static struct {
 	.batch = 1,
 	.used_batch = RING_SIZE,
 	.bufs = DEFAULT_BUFS,
+	.vhost_device = -1,
 };
+
+static const char *const vhost_device_name[] = VHOST_CORE_DEVICE_NAMES;
 
 static struct rig_chan kick, call;
 
@@ -685,7 +694,7 @@ static void usage(void)
 "Usage: virtio_test [-h|--help] [--version] [--[no-]indirect] [--[no-]event-idx]\n"
 "                   [--[no-]virtio-1] [--[no-]delayed-interrupt] [--batch=random/N]\n"
 "                   [--reset[=N]] [--buf-num=N] [--device-bug=wrong-id/long-len]\n"
-"                   [--packed] [--in-order[=N]] [--vhost] [--json]\n"
+"                   [--packed] [--in-order[=N]] [--vhost[=test/batch]] [--json]\n"
 "\n"
 "Pass N buffers (default 0x%lx) of one %d-byte out sg each from the driver\n"
 "(virtio_ring) to a device thread (vringh) through one %d-entry queue, and\n"
@@ -708,9 +717,12 @@ static void usage(void)
 "  --buf-num=N               buffers to pass\n"
 "  --device-bug=BUG          the device spoils one buffer midway: wrong-id (used id\n"
 "                            out of range) or long-len (used length past the buffer)\n"
-"  --vhost                   the device is the kernel's vhost core with its\n"
-"                            test device (drivers/vhost/test.c), from the\n"
-"                            kernel tree this was built with (KSRC=)\n"
+"  --vhost[=DEVICE]          the device is the kernel's vhost core, from the\n"
+"                            kernel tree this was built with (KSRC=), with\n"
+"                            its test device (test: drivers/vhost/test.c) or\n"
+"                            the rig's (batch: kernel/vhost_batch.c, which\n"
+"                            offers IN_ORDER and batches used entries);\n"
+"                            default: batch with --in-order, else test\n"
 "  --json                    also print the result as one JSON object on\n"
 "                            stdout (README: its fields)\n"
 "  --version                 print how this binary was built\n"
@@ -725,7 +737,7 @@ static void usage(void)
 static void parse_options(int argc, char *argv[])
 {
 	enum {
-		OPT_BATCH = 256, OPT_RESET, OPT_BUF_NUM, OPT_DEVICE_BUG,
+		OPT_BATCH = 256, OPT_RESET, OPT_BUF_NUM, OPT_DEVICE_BUG, OPT_VHOST,
 	};
 	static const struct option longopts[] = {
 		RIG_HELP_OPTION,
@@ -742,7 +754,7 @@ static void parse_options(int argc, char *argv[])
 		{ "device-bug", required_argument, NULL, OPT_DEVICE_BUG },
 		RIG_VERSION_OPTION,
 		RIG_JSON_OPTION,
-		{ "vhost", no_argument, &opt.vhost, true },
+		{ "vhost", optional_argument, NULL, OPT_VHOST },
 		{ }
 	};
 	static const struct rig_getopt common = {
@@ -781,6 +793,15 @@ static void parse_options(int argc, char *argv[])
 						optarg);
 			opt.bug = bug;
 			break;
+		case OPT_VHOST:
+			opt.vhost = true;
+			if (!optarg)
+				break;
+			opt.vhost_device = rig_name_index(optarg, vhost_device_name,
+							  ARRAY_SIZE(vhost_device_name));
+			if (opt.vhost_device < 0)
+				rig_usage_error("bad --vhost '%s': test or batch", optarg);
+			break;
 		default:	/* getopt has said what */
 			rig_usage_hint();
 		}
@@ -797,6 +818,9 @@ static void parse_options(int argc, char *argv[])
 		rig_require_in_order("--in-order", !opt.vhost);
 		opt.features |= 1ULL << VIRTIO_F_IN_ORDER;
 	}
+	/* The tree's test device has no IN_ORDER: the rig's device has. */
+	if (opt.vhost_device < 0)
+		opt.vhost_device = opt.in_order ? VHOST_CORE_BATCH : VHOST_CORE_TEST;
 }
 
 /*
@@ -805,26 +829,36 @@ static void parse_options(int argc, char *argv[])
  */
 static void vhost_open(int cpu_driver)
 {
-	const char *why;
+	const char *why, *what = "";
 	u64 missing;
+	int err;
 
-	dev.core = vhost_core_open(VHOST_CORE_TEST, VHOST_MEM_BYTES, dev.cpu, &why);
+	dev.core = vhost_core_open(opt.vhost_device, VHOST_MEM_BYTES, dev.cpu, &why);
 	if (!dev.core)
-		rig_skip("--vhost: %s", why);
-	fprintf(stderr, "virtio_test: --vhost: the driver on CPU %d, the vhost worker on CPU %d\n",
-		cpu_driver, dev.cpu);
+		rig_skip("--vhost=%s: %s", vhost_device_name[opt.vhost_device], why);
+	fprintf(stderr, "virtio_test: --vhost=%s: the driver on CPU %d, the vhost worker on CPU %d\n",
+		vhost_device_name[opt.vhost_device], cpu_driver, dev.cpu);
 	missing = opt.features & ~vhost_core_features(dev.core);
 	if (opt.bug || missing)
 		vhost_core_close(dev.core);
+	if (opt.bug && opt.vhost_device == VHOST_CORE_BATCH)
+		rig_skip("--vhost=batch --device-bug: the rig's batch device (kernel/vhost_batch.c) has no bug to plant in it");
 	if (opt.bug)
 		rig_skip("--vhost --device-bug: the kernel's test device (drivers/vhost/test.c) is the tree's, unmodified: there is no bug to plant in it");
 	if (missing & (1ULL << VIRTIO_F_RING_PACKED))
 		rig_skip("--vhost --packed: the kernel's vhost core does not offer VIRTIO_F_RING_PACKED (VHOST_GET_FEATURES): it has no packed ring");
 	if (missing & (1ULL << VIRTIO_F_IN_ORDER))
-		rig_skip("--vhost --in-order: the kernel's vhost core does not offer VIRTIO_F_IN_ORDER (VHOST_GET_FEATURES)");
+		rig_skip("--vhost=%s --in-order: the device does not offer VIRTIO_F_IN_ORDER (VHOST_GET_FEATURES): the tree's test device has none, --vhost=batch has",
+			 vhost_device_name[opt.vhost_device]);
 	if (missing)
 		rig_skip("--vhost: the kernel's vhost core does not offer features 0x%llx (VHOST_GET_FEATURES)",
 			 (unsigned long long)missing);
+	/* In order: one used entry for at most --in-order=N buffers. */
+	if (opt.in_order) {
+		err = vhost_core_set_batch(dev.core, opt.used_batch, &what);
+		if (err)
+			fail("--vhost: %s: %d", what, err);
+	}
 }
 
 /* --json: the counts of the stderr line, the options, the elapsed time. */
@@ -832,6 +866,7 @@ static void print_json(int cpu_driver, unsigned long long ns)
 {
 	rig_json_begin("virtio_test");
 	rig_json_features(opt.features);
+	rig_json_str("vhost", opt.vhost ? vhost_device_name[opt.vhost_device] : "none");
 	rig_json_num("in_order_batch", "%lu", opt.in_order ? opt.used_batch : 0);
 	rig_json_num("delayed_interrupt", "%s", opt.delayed ? "true" : "false");
 	rig_json_num("batch", "%lu", opt.batch);	/* 0: random */

@@ -46,9 +46,16 @@
  * (vhost_core_serve(): vhost_get_vq_desc(), vhost_add_used(),
  * vhost_signal()); the interrupt is its call eventfd.  The ring, the data
  * and the driver's allocations are in the memory the core was given.
- * One thread: ab/count.sh counts the core's instructions per buffer
- * (inside vhost_core_serve()).  Split rings only, no VIRTIO_F_IN_ORDER:
- * what the core lacks is a SKIP; without a kernel tree, a SKIP.
+ * --vhost=batch, and --vhost with --in-order, open the rig's own device
+ * on the core instead (kernel/vhost_batch.c, where the tree's core has the
+ * in-order path), served in this thread with that device's worker
+ * function, vhost_batch_serve(): everything a kick made available is used
+ * with one vhost_add_used_n() call, in order with one used entry (a
+ * buffer with device-writable parts ends its entry, as the device writes
+ * nothing: every buffer comes back with length 0).  One thread:
+ * ab/count.sh counts the core's instructions per buffer (inside
+ * vhost_core_serve()).  Split rings only: what the device lacks is a SKIP;
+ * without a kernel tree, a SKIP.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -107,6 +114,7 @@ static unsigned int in_bytes;
 static unsigned char in_fill;
 
 /* --vhost: the kernel's vhost core, and its call eventfd. */
+static const char *const vhost_device_name[] = VHOST_CORE_DEVICE_NAMES;
 static struct vhost_core *core;
 static int call_fd = -1;
 
@@ -172,7 +180,7 @@ reap_failed(unsigned long n, void *token, unsigned int len,
  */
 static void driver_callback(struct virtqueue *vq)
 {
-	unsigned int len, want_len = in_order ? in_bytes : 0;
+	unsigned int len, want_len = in_order && !core ? in_bytes : 0;
 	char *expect = reap_token, *start = expect, *tokens_end = tokens + ring_num;
 	unsigned long n = returned;	/* reaped before @start */
 	void *token;
@@ -327,8 +335,11 @@ static void usage(void)
 "                  disable_cb, get_buf and enable_cb in the interrupt\n"
 "  --in-order      offer VIRTIO_F_IN_ORDER: the device returns each ring-full\n"
 "                  with one used entry\n"
-"  --vhost         the device is the kernel's vhost core, from the kernel tree\n"
-"                  this was built with (KSRC=), served in this thread\n"
+"  --vhost[=DEV]   the device is the kernel's vhost core, from the kernel tree\n"
+"                  this was built with (KSRC=), served in this thread, with\n"
+"                  its test device (test: drivers/vhost/test.c) or the rig's\n"
+"                  (batch: kernel/vhost_batch.c, IN_ORDER offered, used\n"
+"                  entries batched); default: batch with --in-order, else test\n"
 "  --cpu N         pin to CPU N (one this process may run on)\n"
 "  --json          print the result as one JSON object (README: fields)\n"
 "  --version       how this binary was built\n"
@@ -351,7 +362,7 @@ int main(int argc, char *argv[])
 		{ "mixed",	 no_argument,	    NULL, 'm' },
 		{ "calls",	 no_argument,	    NULL, 'C' },
 		RIG_IN_ORDER_OPTION(no_argument),
-		{ "vhost",	 no_argument,	    NULL, 'H' },
+		{ "vhost",	 optional_argument, NULL, 'H' },
 		{ "cpu",	 required_argument, NULL, 'c' },
 		RIG_JSON_OPTION,
 		RIG_VERSION_OPTION,
@@ -361,6 +372,7 @@ int main(int argc, char *argv[])
 	unsigned long buffers = 10000000, num = 128, nsg = 16, cpu = 0;
 	u64 features = 1ULL << VIRTIO_RING_F_INDIRECT_DESC | 1ULL << VIRTIO_RING_F_EVENT_IDX;
 	bool packed = false, json = false, vhost = false, pin = false, indirect;
+	int vhost_device = -1;	/* enum vhost_core_device; -1: by --in-order */
 	const char *ring_arg = NULL;
 	enum mode mode = MODE_OUT;
 	unsigned int out_sg, in_sg, i;
@@ -391,7 +403,15 @@ int main(int argc, char *argv[])
 				rig_usage_error("bad --sg '%s': 1..ring size",
 						optarg);
 			break;
-		case 'H': vhost = true; break;
+		case 'H':
+			vhost = true;
+			if (!optarg)
+				break;
+			vhost_device = rig_name_index(optarg, vhost_device_name,
+						      ARRAY_SIZE(vhost_device_name));
+			if (vhost_device < 0)
+				rig_usage_error("bad --vhost '%s': test or batch", optarg);
+			break;
 		case 'i':
 		case 'm':
 		case 'C':
@@ -444,15 +464,23 @@ int main(int argc, char *argv[])
 	if (vhost) {
 		/* The ring, the data, an indirect table per entry, and more. */
 		const char *why;
+		u64 missing;
 
-		core = vhost_core_open(VHOST_CORE_TEST, rig_ring_bytes(num, packed) + nsg * SG_BYTES +
-				       num * nsg * 16 + VHOST_SLACK, -1, &why);
+		/* The tree's test device has no IN_ORDER: the rig's device has. */
+		if (vhost_device < 0)
+			vhost_device = in_order ? VHOST_CORE_BATCH : VHOST_CORE_TEST;
+		core = vhost_core_open(vhost_device, rig_ring_bytes(num, packed) +
+				       nsg * SG_BYTES + num * nsg * 16 + VHOST_SLACK, -1, &why);
 		if (!core)
-			rig_skip("--vhost: %s", why);
-		if (packed || in_order) {
+			rig_skip("--vhost=%s: %s", vhost_device_name[vhost_device], why);
+		missing = (in_order ? 1ULL << VIRTIO_F_IN_ORDER : 0) &
+			  ~vhost_core_features(core);
+		if (packed || missing) {
 			vhost_core_close(core);
-			rig_skip("--vhost: the kernel's vhost core has no %s",
-				 packed ? "packed ring" : "VIRTIO_F_IN_ORDER");
+			if (packed)
+				rig_skip("--vhost: the kernel's vhost core has no packed ring");
+			rig_skip("--vhost=%s --in-order: the device does not offer VIRTIO_F_IN_ORDER (VHOST_GET_FEATURES): the tree's test device has none, --vhost=batch has",
+				 vhost_device_name[vhost_device]);
 		}
 		data = vhost_core_alloc(core, nsg * SG_BYTES);
 		if (data)
@@ -543,6 +571,7 @@ int main(int argc, char *argv[])
 	}
 	rig_json_begin("vring_bench");
 	rig_json_features(vdev.features);
+	rig_json_str("vhost", vhost ? vhost_device_name[vhost_device] : "none");
 	rig_json_num("ring_size", "%lu", num);
 	rig_json_num("sg", "%lu", nsg);
 	rig_json_str("buffer", mode == MODE_OUT ? "out" :

@@ -161,10 +161,10 @@ USAGE_ERRORS=("vringh_test --bogus" "vringh_test --fast-vringh"
 	      "virtio_test --buf-num=-1" "virtio_test --buf-num=0" "virtio_test --reset=0"
 	      "virtio_test --device-bug=x" "virtio_test stray"
 	      "virtio_test --packed --no-virtio-1"
-	      "virtio_test --in-order=0" "virtio_test --in-order=257"
+	      "virtio_test --in-order=0" "virtio_test --in-order=257" "virtio_test --vhost=x"
 	      "vring_bench 0" "vring_bench 18446744073709551615" "vring_bench --ring-size 100"
 	      "vring_bench --bogus" "vring_bench 1000 stray"
-	      "vring_bench --packed --ring-size 32769" "vring_bench --cpu 1023"
+	      "vring_bench --packed --ring-size 32769" "vring_bench --cpu 1023" "vring_bench --vhost=x"
 	      "vhost_dev --bogus" "vhost_dev --type=blk" "vhost_dev --type=disk --socket=s"
 	      "vhost_dev --type=blk --socket=s" "vhost_dev --type=blk --socket=s --size=1000"
 	      "vhost_dev --type=net --socket=s --frames=5" "vhost_dev --type=net --socket=s --net=x"
@@ -722,7 +722,7 @@ else
 	else
 		ring_checks
 		expect "virtio_test --vhost without a kernel tree is a SKIP" 77 \
-			out='^virtio_test: --vhost: .* only from a kernel tree' -- \
+			out='^virtio_test: --vhost=test: .* only from a kernel tree' -- \
 			"$B/virtio_test" --vhost --buf-num=1
 		usage_checks
 		case $MODE in
