@@ -9,6 +9,12 @@
  * sets it up fails.  What the core is known not to check is the case's
  * gap: a TODO (exit 78), a pass saying the gap is gone if a tree does.
  *
+ * The in-order-* cases run the core's in-order path through the rig's
+ * batch device (kernel/vhost_batch.c, VIRTIO_F_IN_ORDER negotiated): its
+ * error paths (a bad buffer after good ones, requests it refuses), the
+ * batches it writes (2.7.9), and a queue stopped and started again at its
+ * avail index.  A tree without the in-order vhost core SKIPs them (77).
+ *
  * Usage: vhost_core_hostile --list | vhost_core_hostile CASE
  * Exit 0 refused, 1 not, 2 usage error, 77 no vhost core in this build
  * (SKIP), 78 a known gap.
@@ -39,6 +45,7 @@ static const char help[] =
 #define FEATURES	(1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_RING_F_INDIRECT_DESC)
 
 static struct vhost_core *core;
+static enum vhost_core_device device = VHOST_CORE_TEST;
 static struct vring vr;
 static void *ring;
 static struct vring_desc *tbl;	/* room for an indirect table */
@@ -50,7 +57,7 @@ static void open_core(void)
 {
 	const char *why;
 
-	core = vhost_core_open(VHOST_CORE_TEST, MEM_BYTES, -1, &why);
+	core = vhost_core_open(device, MEM_BYTES, -1, &why);
 	if (!core)
 		rig_skip("%s: %s", rig_case_name, why);
 	ring = vhost_core_alloc(core, vring_size(RING_SIZE, RIG_RING_ALIGN));
@@ -319,6 +326,138 @@ static int spec_avail_idx_back(void)
 	return expect_refused_at(1);
 }
 
+/*
+ * In order, through the batch device: what the core's in-order path (no
+ * avail ring read; batches of used entries, vhost_add_used_n() with
+ * nheads) does with a ring.
+ */
+#define IN_ORDER	(FEATURES | 1ULL << VIRTIO_F_IN_ORDER)
+
+static void setup_in_order(u64 features)
+{
+	device = VHOST_CORE_BATCH;
+	setup_features(features);
+}
+
+/* One used entry: at slot @slot, buffer @id, length 0. */
+static void expect_used(unsigned int slot, u16 id)
+{
+	CHECKF(le32_to_cpu(vr.used->ring[slot].id) == id && vr.used->ring[slot].len == 0,
+	       "used slot %u holds id %u length %u, expected id %u length 0", slot,
+	       le32_to_cpu(vr.used->ring[slot].id), le32_to_cpu(vr.used->ring[slot].len), id);
+}
+
+/* A buffer the core cannot translate, after one it can: the first is used. */
+static int in_order_bad_after_good(void)
+{
+	setup_in_order(IN_ORDER);
+	OFFER({ 0, data_addr(0), 8, 0, 0 });
+	OFFER({ 1, outside(), 8, 0, 0 });
+	CHECKF(vhost_core_serve(core) < 0, "the core took a buffer outside its memory");
+	CHECKF(le16_to_cpu(vr.used->idx) == 1, "used index %u, expected 1: the good buffer used",
+	       le16_to_cpu(vr.used->idx));
+	expect_used(0, 0);
+	CHECKF(vhost_core_failed(core), "refused without vq_err()");
+	close_core();
+	return 0;
+}
+
+/*
+ * Requests the batch device refuses: a feature it does not offer, a batch
+ * of 0 or more than a used entry can count (nheads is a u16); and the
+ * test device, which has no batches, refuses VHOST_BATCH_SET_SIZE.
+ */
+static int in_order_bad_requests(void)
+{
+	const char *what = "";
+	int err;
+
+	device = VHOST_CORE_BATCH;
+	open_core();
+	err = vhost_core_start(core, IN_ORDER | 1ULL << VIRTIO_F_RING_PACKED, RING_SIZE,
+			       vr.desc, vr.avail, vr.used, -1, call_fd, &what);
+	CHECKF(err == -EOPNOTSUPP, "VHOST_SET_FEATURES with a packed ring: %d (%s)", err, what);
+	CHECKF(vhost_core_set_batch(core, 0, &what) == -EINVAL, "a batch of 0 taken");
+	CHECKF(vhost_core_set_batch(core, 65536, &what) == -EINVAL, "a batch of 65536 taken");
+	CHECK(vhost_core_set_batch(core, 65535, &what) == 0);
+	close_core();
+	device = VHOST_CORE_TEST;
+	open_core();
+	err = vhost_core_set_batch(core, 4, &what);
+	CHECKF(err < 0, "the test device took VHOST_BATCH_SET_SIZE: %d", err);
+	close_core();
+	return 0;
+}
+
+/*
+ * 2.7.9: a batch is one used entry, in the slot of its first buffer,
+ * naming its last, and the used index moves by the batch's length.  At
+ * most 4 buffers a batch here; a buffer with writable parts ends its
+ * batch (the driver takes earlier ones as written whole); the second
+ * round wraps the descriptor table and the used ring.
+ */
+static int in_order_batches(void)
+{
+	const char *what = "";
+	unsigned int i, d;
+
+	setup_in_order(IN_ORDER);
+	CHECK(vhost_core_set_batch(core, 4, &what) == 0);
+	for (i = 0; i < 10; i++)
+		OFFER({ i, data_addr(i), 8, i == 5 ? VRING_DESC_F_WRITE : 0, 0 });
+	CHECKF(vhost_core_serve(core) == 10, "round 1: not 10 buffers used");
+	CHECKF(le16_to_cpu(vr.used->idx) == 10, "round 1: used index %u", le16_to_cpu(vr.used->idx));
+	expect_used(0, 3);	/* 0..3 */
+	expect_used(4, 5);	/* 4, 5: writable */
+	expect_used(6, 9);	/* 6..9 */
+	for (i = 10; i < 20; i++) {
+		d = i % RING_SIZE;
+		OFFER({ d, data_addr(d), 8, 0, 0 });
+	}
+	CHECKF(vhost_core_serve(core) == 10, "round 2: not 10 buffers used");
+	CHECKF(le16_to_cpu(vr.used->idx) == 20, "round 2: used index %u", le16_to_cpu(vr.used->idx));
+	expect_used(10, 13);	/* 10..13 */
+	expect_used(14, 1);	/* 14, 15, 0, 1 */
+	expect_used(2, 3);	/* 2, 3 */
+	CHECKF(!vhost_core_failed(core), "vq_err() on a good ring");
+	close_core();
+	return 0;
+}
+
+/*
+ * A queue stopped between buffers and started again where it stopped, as
+ * VHOST_GET_VRING_BASE then VHOST_SET_VRING_BASE with the same avail
+ * index do (a backend restarted, a migration).  In order, buffers of two
+ * chained descriptors: the second buffer's head is descriptor 2, the
+ * avail ring says so, and a device that resumes in ring order starts
+ * there.  The core resumes at the avail index (1), as if every buffer
+ * took one descriptor, and uses descriptor 1, the first buffer's tail.
+ */
+static int in_order_restart_chained(void)
+{
+	const char *what = "";
+	u16 base;
+	u32 id;
+	int r;
+
+	setup_in_order(IN_ORDER & ~(1ULL << VIRTIO_RING_F_INDIRECT_DESC));
+	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_NEXT, 1 }, { 1, data_addr(1), 8, 0, 0 });
+	CHECK(vhost_core_serve(core) == 1);
+	expect_used(0, 0);
+	CHECKF(vhost_core_stop(core, &base, &what) == 0 && base == 1,
+	       "stop: %s, avail index %u", what, base);
+	CHECKF(vhost_core_restart(core, base, &what) == 0, "restart: %s", what);
+	OFFER({ 2, data_addr(2), 8, VRING_DESC_F_NEXT, 3 }, { 3, data_addr(3), 8, 0, 0 });
+	r = vhost_core_serve(core);
+	CHECKF(r == 1 && le16_to_cpu(vr.used->idx) == 2, "after the restart: %d used, used index %u",
+	       r, le16_to_cpu(vr.used->idx));
+	id = le32_to_cpu(vr.used->ring[1].id);
+	close_core();
+	CHECKF_GAP(id == 2, "after the restart the core used descriptor %u, not the second buffer's head 2",
+		   id);
+	return 0;
+}
+
 /* A case's gap is what the kernel's vhost core does not check. */
 static const struct rig_case cases[] = {
 	RIG_HOST_CASE("head-out-of-range", head_out_of_range),
@@ -345,6 +484,11 @@ static const struct rig_case cases[] = {
 	RIG_HOST_CASE_GAP("spec-table-longer-than-queue", spec_table_longer_than_queue,
 			  "the kernel's vhost core bounds an indirect table by its own length, not the queue size"),
 	RIG_HOST_CASE("spec-avail-idx-back", spec_avail_idx_back),
+	RIG_HOST_CASE("in-order-bad-after-good", in_order_bad_after_good),
+	RIG_HOST_CASE("in-order-bad-requests", in_order_bad_requests),
+	RIG_HOST_CASE("in-order-batches", in_order_batches),
+	RIG_HOST_CASE_GAP("in-order-restart-chained", in_order_restart_chained,
+			  "the kernel's vhost core restarts an in-order split ring at its avail index, not at the descriptor where the ring stopped"),
 };
 
 RIG_CASE_MAIN(cases, help)
