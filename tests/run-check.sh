@@ -252,25 +252,68 @@ virtio_test_checks() {
 	done
 }
 
+# The kernel tree BUILD_DIR was built from (its .rig-config).
+build_ksrc() {
+	sed -n 's/^KSRC=\([^ ]*\) .*/\1/p' "$B/.rig-config" 2>/dev/null
+}
+
+# Has the tree's vhost core the in-order path (vhost_add_used_n() with
+# nheads), for which the build has the rig's batch device
+# (kernel/vhost_batch.c; kernel/ksrc-build.mk reads it the same way)?
+vhost_in_order() {
+	local ksrc
+	ksrc=$(build_ksrc)
+	[ -n "$ksrc" ] && "$PWD/kernel/ksrc-features.sh" "$ksrc/drivers/vhost/vhost.h" 2>/dev/null |
+		grep -qx '#define RIG_VHOST_ADD_USED_N_ARGS 4'
+}
+
 # virtio_test --vhost: the split-ring matrix against the kernel's vhost
 # core and its test device, built from the tree (make check KSRC=).  What
-# the core does not offer (a packed ring, VIRTIO_F_IN_ORDER) and a bug
-# planted in the tree's own device are SKIPs whose reasons name the tree.
-# Then the hostile-ring and spec-rule cases against the core
+# the core does not offer (a packed ring) and a bug planted in the tree's
+# own device are SKIPs whose reasons name the tree.  In order, through the
+# rig's batch device: virtio_test's in-order matrix and vring_bench's
+# split in-order rows (VB_BUFS buffers), and the batch device out of
+# order, where the tree's core has the in-order path; where not, the SKIP
+# says why.  Then the hostile-ring and spec-rule cases against the core
 # (tests/vhost_core_hostile.c; a known gap is a TODO).  Arguments: a
-# command to run each under (valgrind), then the name's prefix; BUFS may
-# be set for the call (valgrind: fewer, as each wake-up of the pinned
-# worker waits for its CPU).
+# command to run each under (valgrind), then the name's prefix; BUFS and
+# VB_BUFS may be set for the call (valgrind: fewer, as each wake-up of the
+# pinned worker waits for its CPU).
 vhost_core_checks() {
-	local o run=("${@:1:$#-1}") pre=${*: -1}
+	local o run=("${@:1:$#-1}") pre=${*: -1} vb=${VB_BUFS:-70000}
 	for o in "${VIRTIO_TEST[@]}"; do
 		expect "${pre}virtio_test --vhost --buf-num=$BUFS${o:+ $o}" 0 -- \
 			"${run[@]}" "$B/virtio_test" --vhost --buf-num="$BUFS" $o
 	done
-	for o in --packed --in-order; do
-		expect "${pre}virtio_test --vhost $o --buf-num=$BUFS" 0 -- \
-			"${run[@]}" "$B/virtio_test" --vhost $o --buf-num="$BUFS"
-	done
+	expect "${pre}virtio_test --vhost --packed --buf-num=$BUFS" 0 -- \
+		"${run[@]}" "$B/virtio_test" --vhost --packed --buf-num="$BUFS"
+	if vhost_in_order; then
+		expect "${pre}virtio_test --vhost=test --in-order: test.c offers no IN_ORDER" 77 \
+			out='^virtio_test: --vhost=test --in-order: the device does not offer VIRTIO_F_IN_ORDER' -- \
+			"${run[@]}" "$B/virtio_test" --vhost=test --in-order --buf-num="$BUFS"
+		for o in "${VIRTIO_TEST_IN_ORDER[@]}"; do
+			expect "${pre}virtio_test --vhost --in-order --buf-num=$BUFS${o:+ $o}" 0 -- \
+				"${run[@]}" "$B/virtio_test" --vhost --in-order --buf-num="$BUFS" $o
+		done
+		for o in "" "--batch=random --reset" "--no-indirect --no-event-idx --batch=random"; do
+			expect "${pre}virtio_test --vhost=batch --buf-num=$BUFS${o:+ $o}" 0 -- \
+				"${run[@]}" "$B/virtio_test" --vhost=batch --buf-num="$BUFS" $o
+		done
+		for o in "${VRING_BENCH_IN_ORDER[@]}"; do
+			[[ $o != *--packed* ]] || continue
+			expect "${pre}vring_bench --vhost --in-order${o:+ $o} $vb" 0 out="^$vb returned\$" -- \
+				"${run[@]}" "$B/vring_bench" --vhost --in-order $o "$vb"
+		done
+		expect "${pre}vring_bench --vhost=batch --in --no-indirect $vb" 0 out="^$vb returned\$" -- \
+			"${run[@]}" "$B/vring_bench" --vhost=batch --in --no-indirect "$vb"
+	else
+		expect "${pre}virtio_test --vhost=batch: no in-order vhost core in the tree, a SKIP naming why" 77 \
+			out='^virtio_test: --vhost=batch: the tree.s vhost core has no in-order path: .*vhost_add_used_n\(\) without nheads' -- \
+			"${run[@]}" "$B/virtio_test" --vhost=batch --buf-num="$BUFS"
+		expect "${pre}vring_bench --vhost --in-order: no in-order vhost core in the tree, a SKIP naming why" 77 \
+			out='^vring_bench: --vhost=batch: the tree.s vhost core has no in-order path' -- \
+			"${run[@]}" "$B/vring_bench" --vhost --in-order 1000
+	fi
 	expect "${pre}virtio_test --vhost --device-bug=wrong-id" 3 -- \
 		"${run[@]}" "$B/virtio_test" --vhost --buf-num="$BUFS" --device-bug=wrong-id
 	case_checks tests/vhost_core_hostile "${pre}vhost core hostile" "${run[@]}"
@@ -556,7 +599,7 @@ peer_checks() {
 # one line naming it (kernel/ksrc-check.sh, kernel/ksrc-cc.sh).
 ksrc_patched_checks() {
 	local ksrc
-	ksrc=$(sed -n 's/^KSRC=\([^ ]*\) .*/\1/p' "$B/.rig-config" 2>/dev/null)
+	ksrc=$(build_ksrc)
 	if [ -z "$ksrc" ]; then
 		fail_check "patched kernel trees" "$B/.rig-config names no KSRC"
 		return
@@ -631,6 +674,26 @@ callgrind_checks() {
 		sh -c 'valgrind -q --tool=callgrind --fair-sched=yes --callgrind-out-file="$1" "$2" --parallel \
 			--fast-vringh --indirect --event-idx --xfers=2000 >/dev/null &&
 			callgrind_annotate "$1"' sh "$LOG/callgrind.out" "$B/vringh_test"
+	vhost_in_order || return
+	# virtio_test --vhost --in-order runs vhost.c's in-order path: its
+	# batches of used entries (vhost_add_used_n_in_order(), inlined, so
+	# counted by its lines: tests/cg-function.sh) and no avail ring read
+	# (vhost_get_avail_head()); out of order (--vhost=batch) the reverse.
+	name="virtio_test --vhost --in-order under callgrind: vhost.c's in-order path runs, no avail entry read"
+	# shellcheck disable=SC2016
+	expect "$name" 0 out='^in order: vhost_add_used_n_in_order \(.*\): [1-9][0-9]* instructions$' \
+		out='^in order: vhost_get_avail_head \(.*\): 0 instructions$' \
+		out='^out of order: vhost_add_used_n_in_order \(.*\): 0 instructions$' \
+		out='^out of order: vhost_get_avail_head \(.*\): [1-9][0-9]* instructions$' -- \
+		sh -c 'for d in "--vhost --in-order:in order" "--vhost=batch:out of order"; do
+				valgrind -q --tool=callgrind --fair-sched=yes --compress-strings=no \
+					--compress-pos=no --callgrind-out-file="$1" "$2" ${d%%:*} \
+					--buf-num=0x1000 --batch=random 2>/dev/null
+				rc=$?
+				[ $rc -eq 0 ] || exit $((rc == 77 ? 1 : rc))
+				tests/cg-function.sh "$1" "$3" vhost_add_used_n_in_order \
+					vhost_get_avail_head | sed "s/^/${d#*:}: /"
+			done' sh "$LOG/callgrind-vhost.out" "$B/virtio_test" "$(build_ksrc)/drivers/vhost/vhost.c"
 }
 
 # Our driver ring code (vhost_test) against real vhost-user backends, and
@@ -687,7 +750,7 @@ if [ -n "$KSRC" ]; then
 		PREFIX="[$guest/$host] "
 		if [ "$MODE" = valgrind ]; then
 			valgrind_checks
-			[ "$host" = kernel ] && BUFS=0x200 vhost_core_checks "${VALGRIND[@]}" "valgrind "
+			[ "$host" = kernel ] && BUFS=0x200 VB_BUFS=3000 vhost_core_checks "${VALGRIND[@]}" "valgrind "
 			continue
 		fi
 		ring_checks
