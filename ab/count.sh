@@ -28,6 +28,11 @@
 #       60000 and 10000 buffers, divided by 50000.  A build without a
 #       kernel tree prints "n/a".  ab/count.sh -r vhost BUILD_DIR: that
 #       row alone (-r vring_bench, -r vringh_test: theirs alone).
+#   vhost core split in-order   the same with VIRTIO_F_IN_ORDER, through
+#       the rig's batch device (vring_bench --vhost --in-order,
+#       kernel/vhost_batch.c): vhost.c's in-order path, no avail ring
+#       read and one used entry a kick.  "n/a" where the tree's core has
+#       no in-order path.  -r vhost-in-order: that row alone.
 # Prints one line per figure, "NAME: VALUE" (two decimals), e.g.
 #   vring_bench split instructions/add: 1196.16
 # and, per vring_bench add, where those instructions went (ab/cg-split.awk:
@@ -65,8 +70,8 @@ set -u
 MATRIX= only=
 if [ "${1:-}" = -r ]; then
 	case ${2:-} in
-	vring_bench | vringh_test | vhost) only=$2 ;;
-	*) echo "count: -r '${2:-}' is not vring_bench, vringh_test or vhost" >&2; exit 2 ;;
+	vring_bench | vringh_test | vhost | vhost-in-order) only=$2 ;;
+	*) echo "count: -r '${2:-}' is not vring_bench, vringh_test, vhost or vhost-in-order" >&2; exit 2 ;;
 	esac
 	shift 2
 fi
@@ -98,7 +103,7 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$here/lib.sh"
 [ -n "$MATRIX" ] || set -- "$B"
 progs="vring_bench vringh_test"
-[ "$only" = vhost ] && progs=vring_bench
+case $only in vhost*) progs=vring_bench ;; esac
 GRIND_PROGS=$progs grind_setup count "$@"
 
 # grind OUT [CALLGRIND_OPTION...] -- PROGRAM ARGS...: run it under
@@ -244,6 +249,11 @@ if want vhost; then
 	grind "$tmp/lo" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost $LO
 	grind "$tmp/hi" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost $HI
 	row "vhost core split" buffer "$tmp/hi" "$tmp/lo" $((HI - LO))
+fi
+if want vhost-in-order; then
+	grind "$tmp/lo" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost --in-order $LO
+	grind "$tmp/hi" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost --in-order $HI
+	row "vhost core split in-order" buffer "$tmp/hi" "$tmp/lo" $((HI - LO))
 fi
 want vringh_test || exit 0
 

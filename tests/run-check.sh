@@ -655,6 +655,15 @@ ksrc_patched_checks() {
 		out='^vhost core split instructions/buffer	.*	REGRESSION$' -- \
 		tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/vhost-extra-work.edit "$guest" "$host" \
 		vring_bench -- "$PWD/tests/vhost-core-regress.sh" "$PWD/$B"
+	# The in-order row (the core's in-order path, through the rig's batch
+	# device): extra work on that path alone is its regression, and the
+	# other row's ok.
+	vhost_in_order || return
+	LONG=1 expect "vhost core in-order row: vhost.c + vhost-in-order-extra-work.edit is a REGRESSION of that row alone" 1 \
+		out='^vhost core split instructions/buffer	.*	ok$' \
+		out='^vhost core split in-order instructions/buffer	.*	REGRESSION$' -- \
+		tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/vhost-in-order-extra-work.edit "$guest" "$host" \
+		vring_bench -- "$PWD/tests/vhost-core-regress.sh" --in-order "$PWD/$B"
 }
 
 # With a kernel tree's vringh, vringh_test --parallel --fast-vringh runs
