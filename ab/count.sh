@@ -86,13 +86,8 @@ if [ "${1:-}" = --matrix ]; then
 	}
 fi
 B=${1:-.}
-# The simulated caches, fixed so that the counts do not depend on the
-# machine (valgrind would otherwise copy the host's): 32 KiB 8-way L1s and
-# an 8 MiB 16-way last level, 64-byte lines.
-CACHES="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
-# printf is toggled out: how long it takes to print the time a run took
-# depends on its digits (a few instructions per digit).
-NOPRINT="--toggle-collect=printf --toggle-collect=__printf_chk"
+# The simulated caches ($CACHES) and printf toggled out ($NOPRINT):
+# ab/lib.sh.
 LO=10000
 HI=60000
 # The matrix's runs: whole laps of a 128-entry ring.

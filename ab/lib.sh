@@ -7,10 +7,20 @@
 #   set_adds VALUE      -x: adds=VALUE, a positive number
 #   set_pairing VALUE   -p: pairing=VALUE, one of the three kernel pairings
 #
+# CACHES, NOPRINT: the options of every callgrind count.  The simulated
+# caches, fixed so that the counts do not depend on the machine (valgrind
+# would otherwise copy the host's): 32 KiB 8-way L1s and an 8 MiB 16-way
+# last level, 64-byte lines.  printf toggled out: how long it takes to
+# print the time a run took depends on its digits (a few instructions per
+# digit).
+#
 # grind_setup NAME DIR...: for a script that runs each DIR's vring_bench
 # and vringh_test (or the programs GRIND_PROGS names) under valgrind: a
 # private $tmp (removed on exit), die() (exit 1 with "NAME: MESSAGE"),
 # $VALGRIND, and the programs built in each DIR.
+
+CACHES="--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64"
+NOPRINT="--toggle-collect=printf --toggle-collect=__printf_chk"
 
 set_pairs() {
 	case $1 in
