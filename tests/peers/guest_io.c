@@ -48,6 +48,7 @@
 #define PIECE_MAX	(256u << 10)	/* cpus blk: pieces of 4 KiB to this */
 #define NET_WAIT_S	30		/* for a frame to come back (a liveness bound: TCG on a loaded host) */
 #define ETH_P_RIG	0x88b5		/* IEEE local experimental ethertype */
+#define NET_PROBE	UINT32_MAX	/* a probe frame's sequence (net_probe()) */
 
 static void usage(const char *why)
 {
@@ -280,8 +281,48 @@ fail:
 }
 
 /*
- * Send @count frames as sender @id on @s, checking each one that comes
- * back; frames of other senders (before the filter was on) are skipped.
+ * Wait until the link carries frames: sender @id's probe frame (sequence
+ * NET_PROBE, never a counted one) sent every 100 ms until one comes back,
+ * for up to NET_WAIT_S.  Linux 7.3's virtio_net turns its carrier on from
+ * a work item after IFF_UP, and until the link is up the interface's
+ * queueing discipline drops frames without a word (a send still succeeds).
+ */
+static int net_probe(int s, const unsigned char *mac, uint8_t id)
+{
+	struct timeval tick = { .tv_usec = 100000 }, tv = { .tv_sec = NET_WAIT_S };
+	unsigned char f[1600], g[1600];
+	size_t len = make_frame(f, mac, id, NET_PROBE);
+	double t0 = now();
+
+	if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof(tick)) < 0)
+		goto fail;
+	while (now() - t0 < NET_WAIT_S) {
+		if (send(s, f, len, 0) != (ssize_t)len)
+			goto fail;
+		for (;;) {
+			struct sockaddr_ll from;
+			socklen_t fl = sizeof(from);
+			ssize_t n = recvfrom(s, g, sizeof(g), 0, (struct sockaddr *)&from, &fl);
+
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+				break;
+			if (n < 0)
+				goto fail;
+			if (from.sll_pkttype != PACKET_OUTGOING && (size_t)n == len && !memcmp(f, g, len))
+				return setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0;
+		}
+	}
+	fprintf(stderr, "guest_io: sender %u: no probe frame came back in %d s\n", id, NET_WAIT_S);
+	return 1;
+fail:
+	fprintf(stderr, "guest_io: sender %u: probe: %s\n", id, strerror(errno));
+	return 1;
+}
+
+/*
+ * Send @count frames as sender @id on @s, once a probe came back, checking
+ * each one that comes back; frames of other senders (before the filter
+ * was on) and late probes are skipped.
  * Adds to *@got and *@bad; *@wait_ms: the longest wait for a frame (a
  * figure to read, not a limit).  0 if all came back right.
  */
@@ -290,9 +331,12 @@ static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
 {
 	unsigned char f[1600], g[1600];
 	uint64_t sent = 0;
-	double t = now();
+	double t;
 
+	if (net_probe(s, mac, id))
+		return 1;
 	/* Up to 32 frames in flight: fewer than the receive buffers posted. */
+	t = now();
 	while (*got < count) {
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
@@ -321,6 +365,8 @@ static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
 		if (from.sll_pkttype == PACKET_OUTGOING || n < 19 || g[18] != id)
 			continue;
 		memcpy(&seq, g + 14, 4);
+		if (seq == NET_PROBE)
+			continue;
 		/* A later frame, intact: the ones before it were lost. */
 		if (lost && seq > *got && seq < sent) {
 			want = make_frame(f, mac, id, seq);
