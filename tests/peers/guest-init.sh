@@ -159,7 +159,9 @@ if [ -n "$rigcpusnet" ]; then
 		res="$res net_txq=$(count '/sys/class/net/eth0/queues/tx-*')"
 		res="$res net_rxq=$(count '/sys/class/net/eth0/queues/rx-*')"
 		cpus_run cpus_net net eth0 "$rigcpusnet"
-		# The frames each queue carried, as the driver counted them.
+		# The frames each queue carried, as the driver counted them:
+		# in ethtool -S (Linux 6.1), or in netdev netlink's queue
+		# statistics (Linux 7.3's virtio_net: guest_io qstats).
 		rxp="" txp=""
 		while read -r k v; do
 			case $k in
@@ -168,7 +170,7 @@ if [ -n "$rigcpusnet" ]; then
 			tx_queue_*_packets) txp="$txp${txp:+,}$v" ;;
 			esac
 		done <<EOF
-$(guest_io ethstats eth0)
+$(guest_io ethstats eth0 | grep _queue_ || guest_io qstats eth0)
 EOF
 		res="$res net_rx_packets=$rxp net_tx_packets=$txp"
 	else

@@ -16,6 +16,8 @@
  *   guest_io cpus net IFNAME COUNT       I/O from every online CPU at once
  *                                        (do_cpus() below)
  *   guest_io ethstats IFNAME             the driver's counters (ethtool -S)
+ *   guest_io qstats IFNAME               each queue's packets, from netdev
+ *                                        netlink's queue statistics (do_qstats())
  *
  * Built statically for the guest's initramfs, and normally for the host.
  * Exit status 0 on success, 1 on a failed check, 2 on a usage error.
@@ -31,6 +33,8 @@
 #include <linux/ethtool.h>
 #include <linux/filter.h>
 #include <linux/if_packet.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -60,7 +64,7 @@ static const char help[] =
 	"Usage: guest_io mkdisk FILE SIZE SEED | sum DEV [BS] | write DEV OFF LEN SEED\n"
 	"       | verify FILE OFF LEN SEED | net IFNAME COUNT\n"
 	"       | cpus blk DEV OFF LEN DSEED WSEED ROUNDS | cpus net IFNAME COUNT\n"
-	"       | ethstats IFNAME\n";
+	"       | ethstats IFNAME | qstats IFNAME\n";
 
 static uint64_t num(const char *s)
 {
@@ -446,6 +450,222 @@ fail:
 }
 
 /*
+ * ---- netdev netlink's queue statistics ----
+ *
+ * Linux 6.1's virtio_net counts each queue's packets in ethtool -S
+ * (rx_queue_N_packets); from Linux 6.10 its ethtool -S no longer has them,
+ * and the netdev generic netlink family reports them (NETDEV_CMD_QSTATS_GET,
+ * a dump with one message a queue).  The values are those of
+ * include/uapi/linux/netdev.h, which the host's headers may predate.
+ */
+#define NETDEV_FAMILY		"netdev"
+#define NETDEV_CMD_QSTATS	12	/* NETDEV_CMD_QSTATS_GET */
+#define QSTATS_IFINDEX		1	/* NETDEV_A_QSTATS_IFINDEX, u32 */
+#define QSTATS_QUEUE_TYPE	2	/* NETDEV_A_QSTATS_QUEUE_TYPE: 0 rx, 1 tx */
+#define QSTATS_QUEUE_ID		3	/* NETDEV_A_QSTATS_QUEUE_ID, u32 */
+#define QSTATS_SCOPE		4	/* NETDEV_A_QSTATS_SCOPE */
+#define QSTATS_SCOPE_QUEUE	1	/* NETDEV_QSTATS_SCOPE_QUEUE */
+#define QSTATS_RX_PACKETS	8	/* NETDEV_A_QSTATS_RX_PACKETS, uint */
+#define QSTATS_TX_PACKETS	10	/* NETDEV_A_QSTATS_TX_PACKETS, uint */
+#define QSTATS_QUEUES		256
+
+struct nl_msg {
+	struct nlmsghdr n;
+	struct genlmsghdr g;
+	char attrs[64];
+};
+
+/* Append attribute @type of @len bytes to @m. */
+static void nl_put(struct nl_msg *m, unsigned short type, const void *data, unsigned short len)
+{
+	struct nlattr *a = (struct nlattr *)((char *)m + NLMSG_ALIGN(m->n.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	m->n.nlmsg_len = NLMSG_ALIGN(m->n.nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+/* An unsigned attribute's value (netlink's uint: 1, 2, 4 or 8 bytes). */
+static uint64_t nl_uint(const struct nlattr *a)
+{
+	const void *p = (const char *)a + NLA_HDRLEN;
+	uint8_t v8;
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (a->nla_len - NLA_HDRLEN) {
+	case 1: memcpy(&v8, p, 1); return v8;
+	case 2: memcpy(&v16, p, 2); return v16;
+	case 4: memcpy(&v32, p, 4); return v32;
+	case 8: memcpy(&v64, p, 8); return v64;
+	}
+	return UINT64_MAX;
+}
+
+/* Attribute @type of reply @h, or NULL. */
+static const struct nlattr *nl_get(const struct nlmsghdr *h, unsigned short type)
+{
+	const char *p = (const char *)NLMSG_DATA(h) + GENL_HDRLEN;
+	int left = (int)h->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
+
+	while (left >= NLA_HDRLEN) {
+		const struct nlattr *a = (const struct nlattr *)p;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
+			return NULL;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+		p += NLA_ALIGN(a->nla_len);
+		left -= NLA_ALIGN(a->nla_len);
+	}
+	return NULL;
+}
+
+/*
+ * Send @m on netlink socket @s and give each reply message to @fn(@arg, it),
+ * to the end of a dump: 0, or the kernel's -errno.  A dump ends with
+ * NLMSG_DONE (its messages need not carry NLM_F_MULTI: netdev's do not).
+ */
+static int nl_talk(int s, struct nl_msg *m, void (*fn)(void *, const struct nlmsghdr *), void *arg)
+{
+	static uint32_t seq;
+	static uint64_t buf[8192];
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+
+	m->n.nlmsg_seq = ++seq;
+	if (sendto(s, m, m->n.nlmsg_len, 0, (struct sockaddr *)&to, sizeof(to)) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t len = recv(s, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (len < 0)
+			return -errno;
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+			int err = 0;
+
+			if (h->nlmsg_seq != seq)
+				continue;
+			/* NLMSG_ERROR: an error (0 acknowledges); NLMSG_DONE
+			 * ends a dump, with its status. */
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(struct nlmsgerr)))
+					err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+				return err;
+			}
+			if (h->nlmsg_type == NLMSG_DONE) {
+				if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(int)))
+					memcpy(&err, NLMSG_DATA(h), sizeof(int));
+				return err;
+			}
+			fn(arg, h);
+			if (!(m->n.nlmsg_flags & NLM_F_DUMP) && !(h->nlmsg_flags & NLM_F_MULTI))
+				return 0;
+		}
+	}
+}
+
+/* A request of generic netlink family @family, command @cmd. */
+static void nl_start(struct nl_msg *m, uint16_t family, uint8_t cmd, uint16_t flags)
+{
+	memset(m, 0, sizeof(*m));
+	m->n.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	m->n.nlmsg_type = family;
+	m->n.nlmsg_flags = NLM_F_REQUEST | flags;
+	m->g.cmd = cmd;
+	m->g.version = 1;
+}
+
+static void family_reply(void *arg, const struct nlmsghdr *h)
+{
+	const struct nlattr *a = nl_get(h, CTRL_ATTR_FAMILY_ID);
+
+	if (a)
+		*(uint16_t *)arg = (uint16_t)nl_uint(a);
+}
+
+/* Each queue's packets, by type (0 rx, 1 tx) and id; n: ids seen + 1. */
+struct qstats {
+	uint64_t packets[2][QSTATS_QUEUES];
+	bool seen[2][QSTATS_QUEUES];
+	unsigned int n[2];
+};
+
+/* One message of the dump: one queue. */
+static void qstats_reply(void *arg, const struct nlmsghdr *h)
+{
+	struct qstats *q = arg;
+	const struct nlattr *type = nl_get(h, QSTATS_QUEUE_TYPE), *id = nl_get(h, QSTATS_QUEUE_ID);
+	const struct nlattr *p;
+	uint64_t t, i;
+
+	if (!type || !id)
+		return;
+	t = nl_uint(type);
+	i = nl_uint(id);
+	if (t > 1 || i >= QSTATS_QUEUES)
+		return;
+	p = nl_get(h, t ? QSTATS_TX_PACKETS : QSTATS_RX_PACKETS);
+	if (!p)
+		return;
+	q->packets[t][i] = nl_uint(p);
+	q->seen[t][i] = true;
+	if (i >= q->n[t])
+		q->n[t] = i + 1;
+}
+
+/*
+ * Each queue's packets from netdev netlink's queue statistics, as Linux
+ * 6.1's ethtool -S names them: "rx_queue_N_packets V", then the tx queues.
+ */
+static int do_qstats(const char *ifname)
+{
+	uint32_t ifindex = if_nametoindex(ifname), scope = QSTATS_SCOPE_QUEUE;
+	struct qstats *q = calloc(1, sizeof(*q));
+	uint16_t family = 0;
+	struct nl_msg m;
+	unsigned int t, i;
+	int s, err;
+
+	if (!ifindex || !q) {
+		fprintf(stderr, "guest_io: %s: %s\n", ifname, q ? "no such interface" : strerror(errno));
+		return 1;
+	}
+	s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (s < 0) {
+		fprintf(stderr, "guest_io: netlink socket: %s\n", strerror(errno));
+		return 1;
+	}
+	nl_start(&m, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	nl_put(&m, CTRL_ATTR_FAMILY_NAME, NETDEV_FAMILY, sizeof(NETDEV_FAMILY));
+	err = nl_talk(s, &m, family_reply, &family);
+	if (err || !family) {
+		fprintf(stderr, "guest_io: no netdev netlink family: %s\n",
+			err ? strerror(-err) : "no family id in the reply");
+		return 1;
+	}
+	nl_start(&m, family, NETDEV_CMD_QSTATS, NLM_F_DUMP);
+	nl_put(&m, QSTATS_IFINDEX, &ifindex, sizeof(ifindex));
+	nl_put(&m, QSTATS_SCOPE, &scope, sizeof(scope));
+	err = nl_talk(s, &m, qstats_reply, q);
+	close(s);
+	if (err || (!q->n[0] && !q->n[1])) {
+		fprintf(stderr, "guest_io: %s: netdev queue statistics: %s\n", ifname,
+			err ? strerror(-err) : "no queue's packets reported");
+		return 1;
+	}
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < q->n[t]; i++)
+			if (q->seen[t][i])
+				printf("%s_queue_%u_packets %llu\n", t ? "tx" : "rx", i,
+				       (unsigned long long)q->packets[t][i]);
+	free(q);
+	return 0;
+}
+
+/*
  * ---- The same from every CPU at once ----
  *
  * One thread per online CPU, pinned there (sched_setaffinity), all started
@@ -725,6 +945,8 @@ int main(int argc, char **argv)
 		return do_net(argv[2], num(argv[3]));
 	if (!strcmp(m, "ethstats") && argc == 3)
 		return do_ethstats(argv[2]);
+	if (!strcmp(m, "qstats") && argc == 3)
+		return do_qstats(argv[2]);
 	if (!strcmp(m, "cpus") && argc == 9 && !strcmp(argv[2], "blk")) {
 		struct job j = { .blk = true, .path = argv[3], .off = num(argv[4]),
 				 .len = num(argv[5]), .dseed = num(argv[6]),
