@@ -5,10 +5,22 @@
 # Used by tests/peers/run.sh and bench/vhost-guest.sh, from the top of the
 # tree.
 
-# The guest's build (a user's kernel, GUEST_KERNEL, tests/peers/guest-build.sh,
-# builds a guest of its own), and the disk the peer checks give it: its
-# size, its pattern's seed, and where the guest writes a pattern of its own.
-GUEST_DIR=${GUEST_DIR:-build-guest${GUEST_KERNEL:+-user}}
+# The guest's kernel, GUEST_LINUX: Debian's 6.1 (the default) or 7.3 cloud
+# kernel; GUEST_NAME names it in the checks ("Linux 7.3 ", empty for 6.1,
+# whose checks kept their names).  Its build (7.3 and a user's kernel,
+# GUEST_KERNEL, tests/peers/guest-build.sh, build guests of their own), and
+# the disk the peer checks give it: its size, its pattern's seed, and where
+# the guest writes a pattern of its own.
+GUEST_LINUX=${GUEST_LINUX:-6.1}
+export GUEST_LINUX
+GUEST_NAME="" GUEST_DIR=${GUEST_DIR:-}
+if [ -n "${GUEST_KERNEL:-}" ]; then
+	GUEST_DIR=${GUEST_DIR:-build-guest-user}
+elif [ "$GUEST_LINUX" != 6.1 ]; then
+	GUEST_NAME="Linux $GUEST_LINUX "
+	GUEST_DIR=${GUEST_DIR:-build-guest-$GUEST_LINUX}
+fi
+GUEST_DIR=${GUEST_DIR:-build-guest}
 DISK_BYTES=$((64 << 20))
 WRITE_OFF=$((8 << 20)) WRITE_LEN=$((4 << 20)) SEED=7 WSEED=99
 

@@ -31,6 +31,11 @@ echo "RIG-INIT"
 for m in $(cat /lib/mod/order); do
 	insmod "/lib/mod/$m.ko" || err="$err insmod-$m"
 done
+# The drivers, loaded or built in (guest-build.sh takes those the kernel
+# package has no module for as built in).
+for d in pci/drivers/virtio-pci virtio/drivers/virtio_blk virtio/drivers/virtio_net; do
+	[ -d "/sys/bus/$d" ] || err="$err no-driver-${d##*/}"
+done
 # wait_for PATH: up to 30 s for a device to appear (a liveness bound: a
 # TCG guest on a loaded host can take seconds).
 wait_for() {

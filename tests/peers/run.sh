@@ -10,17 +10,27 @@
 # Each check prints PASS:/FAIL:/SKIP: name[: reason].  A missing peer or
 # kernel is a SKIP with the reason.
 #
-# Usage: tests/peers/run.sh [--full] BUILD_DIR
+# Usage: tests/peers/run.sh [--full] [--guest] BUILD_DIR
 #   --full    every ring option combination (make check runs a subset)
+#   --guest   the Linux guest's checks alone (make check runs the 7.3
+#             guest's so, GUEST_LINUX=7.3: tests/lib/guest.sh)
 # Environment: PEER_FRAMES (DPDK frames per run, default 1000000),
+#   GUEST_LINUX (the guest's Debian kernel: 6.1, the default, or 7.3),
 #   GUEST_DIR (guest build cache, default build-guest in the source tree,
-#   build-guest-user with GUEST_KERNEL), GUEST_KERNEL (the user's kernel,
+#   build-guest-7.3, build-guest-user with GUEST_KERNEL), GUEST_KERNEL (the user's kernel,
 #   a linux-image .deb or a kernel image: tests/peers/guest-build.sh),
 #   PEER_PREFIX (put before every check's name).
 set -u
 cd "$(dirname "$0")/../.."
-FULL=0
-[ "${1:-}" = --full ] && { FULL=1; shift; }
+FULL=0 GUEST_ONLY=0
+while :; do
+	case ${1:-} in
+	--full) FULL=1 ;;
+	--guest) GUEST_ONLY=1 ;;
+	*) break ;;
+	esac
+	shift
+done
 FRAMES=${PEER_FRAMES:-1000000}
 . tests/lib/peer-suite.sh peers "${1:-.}"
 . tests/lib/testpmd.sh
@@ -195,6 +205,7 @@ if [ $FULL = 1 ]; then
 	guest_blk "guest virtio-blk packed event_idx=off" ",packed=on,event_idx=off"
 	guest_blk "guest virtio-net packed" ",packed=on" net
 fi
+[ $GUEST_ONLY = 0 ] || exit 0
 # testpmd stopped mid-run and started again on the same vhost_dev: the
 # second one gets what the first left, from the first frame not returned.
 # recon_turn_over K: the first testpmd goes once it has sent frames back
