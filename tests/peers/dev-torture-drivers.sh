@@ -129,7 +129,11 @@ GUEST_ALONE="used-id-free:net:split used-id-free:net:packed"
 # told apart by the guest's RIG-DEV lines (tests/peers/guest-init.sh
 # rigeach): a kernel line naming a device (virtioN, vdX, ethN) is that
 # device's, one naming none is every device's; a warning's lines ("cut
-# here" to "end trace") are the device one of them names.
+# here" to "end trace") are the device one of them names.  A kernel line
+# that ran into one of /init's is a line of its own (the serial console
+# interleaves them: "RIG-DEV virtio13 0000:00:10.0 virtio_blk vdn[
+# 3.635845] virtio_blk virtio0: req.0:id 128 out of range", seen in a boot
+# of 21 devices), and LINES counts such lines.
 #   state   "SLOT DONE SAID" a device: DONE 1 once its RIG-DONE came, SAID
 #           1 once a line of its matched FAULT after RIG-INIT; then
 #           "beats N", the guest's RIG-TICK lines so far
@@ -138,6 +142,7 @@ GUEST_ALONE="used-id-free:net:split used-id-free:net:packed"
 #   shared  the lines after RIG-INIT that could be any device's doing: an
 #           oops, a panic, a BUG, a trace no device's, or a fault or "I/O
 #           error" naming no device
+#   lines   how many lines the console has so far (a cut for view)
 guest_scan() {
 	awk -v mode="$1" -v slot="${3:-}" -v lines="${4:-0}" -v fault="$FAULT" -v crash="$CRASH" '
 	function after(tag) { return substr(line, index(line, tag) + length(tag)) }
@@ -150,28 +155,29 @@ guest_scan() {
 				o = o == "*" || o == owner[w[i]] ? owner[w[i]] : "?"
 		return o
 	}
-	FNR == 1 { pass++ }
-	{
-		line = $0
+	# Line i: line (no CR) and k (its kernel timestamp cut).
+	function get(i) {
+		line = L[i]
 		sub(/\r$/, "", line)
 		k = line
 		sub(/^\[ *[0-9.]*\] /, "", k)
 	}
-	pass == 1 {
-		if (index(line, "RIG-DEV ")) {
-			split(after("RIG-DEV "), w, " ")
-			owner[w[1]] = w[2]
-			if (w[4] != "-")
-				owner[w[4]] = w[2]
-			slots[w[2]] = 1
-		}
-		next
+	# The devices: their names, from the RIG-DEV lines.
+	function devices(i) {
+		if (!index(line, "RIG-DEV "))
+			return
+		split(after("RIG-DEV "), w, " ")
+		owner[w[1]] = w[2]
+		if (w[4] != "-")
+			owner[w[4]] = w[2]
+		slots[w[2]] = 1
 	}
-	pass == 2 {
+	# The warnings: whose each block of lines is.
+	function blocks(i) {
 		if (k ~ /-+\[ cut here \]-+/)
-			b = FNR
+			b = i
 		if (b) {
-			in_block[FNR] = b
+			in_block[i] = b
 			o = owner_of(k)
 			if (!(b in bowner) || bowner[b] == "*")
 				bowner[b] = o
@@ -180,37 +186,42 @@ guest_scan() {
 		}
 		if (k ~ /---\[ end trace/)
 			b = 0
-		next
 	}
-	mode == "view" && lines && FNR > lines { exit }
-	index(line, "RIG-INIT") { init = 1 }
-	index(line, "RIG-TICK") { beats++; next }
-	index(line, "RIG-DEV ") || index(line, "RIG-RESULT") { next }
-	index(line, "RIG-IO ") || index(line, "RIG-DONE ") {
-		done_ = index(line, "RIG-DONE ") > 0
-		rest = after(done_ ? "RIG-DONE " : "RIG-IO ")
-		s = rest
-		sub(/ .*/, "", s)
-		sub(/^[^ ]*/, "", rest)
-		if (done_)
-			done[s] = 1
-		if (mode == "view" && s == slot) {
-			if (!done_) {
-				sub(/^ /, "", rest)
-				print rest
-			} else {
-				print "RIG-RESULT" rest
-				exit
-			}
+	function scan(i) {
+		if (mode == "view" && lines && i > lines)
+			exit
+		if (index(line, "RIG-INIT"))
+			init = 1
+		if (index(line, "RIG-TICK")) {
+			beats++
+			return
 		}
-		next
-	}
-	{
-		o = FNR in in_block ? bowner[in_block[FNR]] : owner_of(k)
+		if (index(line, "RIG-DEV ") || index(line, "RIG-RESULT"))
+			return
+		if (index(line, "RIG-IO ") || index(line, "RIG-DONE ")) {
+			done_ = index(line, "RIG-DONE ") > 0
+			rest = after(done_ ? "RIG-DONE " : "RIG-IO ")
+			s = rest
+			sub(/ .*/, "", s)
+			sub(/^[^ ]*/, "", rest)
+			if (done_)
+				done[s] = 1
+			if (mode == "view" && s == slot) {
+				if (!done_) {
+					sub(/^ /, "", rest)
+					print rest
+				} else {
+					print "RIG-RESULT" rest
+					exit
+				}
+			}
+			return
+		}
+		o = i in in_block ? bowner[in_block[i]] : owner_of(k)
 		if (mode == "view" && (o == "*" || o == slot))
 			print line
 		if (!init)
-			next
+			return
 		if (k ~ fault) {
 			if (o == "*")
 				for (s in slots)
@@ -223,13 +234,37 @@ guest_scan() {
 					 (o == "*" && (k ~ fault || k ~ /I\/O error/))))
 			print k
 	}
+	{
+		rest = $0
+		while (match(substr(rest, 2), /\[ *[0-9]+\.[0-9]+\] /)) {
+			L[++n] = substr(rest, 1, RSTART)
+			rest = substr(rest, RSTART + 1)
+		}
+		L[++n] = rest
+	}
 	END {
+		if (mode == "lines") {
+			print n + 0
+			exit
+		}
+		for (i = 1; i <= n; i++) {
+			get(i)
+			devices(i)
+		}
+		for (i = 1; i <= n; i++) {
+			get(i)
+			blocks(i)
+		}
+		for (i = 1; i <= n; i++) {
+			get(i)
+			scan(i)
+		}
 		if (mode != "state")
 			exit
 		for (s in slots)
 			print s, done[s] + 0, said[s] + 0
 		print "beats", beats + 0
-	}' "$2" "$2" "$2"
+	}' "$2"
 }
 
 # guest_group CASE:DEVICE:RING...: one boot with a device for each row,
@@ -357,11 +392,11 @@ guest_boot() {
 				G_WAITED[i]=$GUEST_WAIT
 			elif [ -n "${fired_at[i]:-}" ] && [ $((tick - fired_at[i])) -ge $((GUEST_WAIT * 10)) ] &&
 				[ $stuck -lt 30 ]; then
-				G_WAITED[i]=$GUEST_WAIT G_CUT[i]=$(wc -l <"$T/console")
+				G_WAITED[i]=$GUEST_WAIT G_CUT[i]=$(guest_scan lines "$T/console")
 			elif [ -z "${said_at[i]:-}" ] && [ "${said_now[i]:-0}" = 1 ]; then
 				said_at[i]=$tick
 			elif [ -n "${said_at[i]:-}" ] && [ $((tick - said_at[i])) -ge 30 ]; then
-				G_WAITED[i]=3 G_CUT[i]=$(wc -l <"$T/console")
+				G_WAITED[i]=3 G_CUT[i]=$(guest_scan lines "$T/console")
 			fi
 			[ -n "${G_WAITED[i]:-}" ] || all=0
 		done
