@@ -570,6 +570,20 @@ peer_checks() {
 	# The guest as users start it (4 vCPUs, 5 GiB, QEMU's default queues),
 	# QEMU killed mid-I/O: its two big boots get a time bound of their own.
 	suite "peers big guest" env PEER_PREFIX="$PREFIX" tests/peers/big-guest.sh "$B"
+	# The same guest checks with Debian's 7.3 cloud kernel (trixie-backports,
+	# kernel/debian-fetch.sh), named "Linux 7.3 ...": a SKIP naming why
+	# where the suite cannot be reached.  GUEST_KERNEL= boots the user's
+	# kernel in place of both.
+	if [ -n "${GUEST_KERNEL:-}" ]; then
+		skip_check "peers Linux 7.3 guest" "GUEST_KERNEL=$GUEST_KERNEL boots in its place"
+	else
+		suite "peers Linux 7.3 guest" env GUEST_LINUX=7.3 PEER_PREFIX="$PREFIX" \
+			tests/peers/run.sh --guest "$B"
+		suite "peers restart Linux 7.3" env GUEST_LINUX=7.3 PEER_PREFIX="$PREFIX" \
+			tests/peers/restart.sh "$B"
+		suite "peers big guest Linux 7.3" env GUEST_LINUX=7.3 PEER_PREFIX="$PREFIX" \
+			tests/peers/big-guest.sh "$B"
+	fi
 	# testpmd takes seconds to start: a DPDK run of 4 s must still give a
 	# figure, and CPU time per frame, for each driver and layout (no
 	# testpmd: exit 77, a SKIP).  The shape only: no speed is asserted.
