@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The device torture's report table, as tests/README shows it: one row per
-# vhost_dev --torture case, one column per driver and ring, each cell the
-# outcome tests/peers/dev-torture.table records (a letter each: Detected,
-# Accepted, Hung, Tolerated, Crashed; n "never done", the case cannot be
-# made against that driver; . the case does not apply).  rig and kernel
-# (vhost_test) show blk's outcome, "blk/net" where the two differ.  make
-# check compares tests/README with this output.
+# The device torture's report tables, as tests/README shows them: one row
+# per vhost_dev --torture case, one column per driver and ring, each cell
+# the outcome tests/peers/dev-torture.table records (a letter each:
+# Detected, Accepted, Hung, Tolerated, Crashed; n "never done", the case
+# cannot be made against that driver; . the case does not apply).  rig and
+# kernel (vhost_test) show blk's outcome, "blk/net" where the two differ.
+# The second table sets the Linux guests side by side: 6.1 ("guest") and
+# 7.3 ("guest7.3").  make check compares tests/README with this output.
 #
 # Usage: tests/peers/dev-torture-report.sh
 set -u
@@ -54,5 +55,18 @@ END {
 			cell("guest", c, "blk", "split"), cell("guest", c, "blk", "packed"),
 			cell("guest", c, "net", "split"), cell("guest", c, "net", "packed"),
 			cell("dpdk", c, "net", "split"), cell("dpdk", c, "net", "packed")
+	}
+	print ""
+	printf "  %-17s %-23s %s\n", "case", "Linux 6.1 guest", "Linux 7.3 guest"
+	printf "  %-17s %-11s %-11s %-11s %s\n", "", "blk", "net", "blk", "net"
+	printf "  %-17s %-5s %-5s %-5s %-5s %-5s %-5s %-5s %s\n", "",
+		"split", "pack", "split", "pack", "split", "pack", "split", "pack"
+	for (i = 1; i <= ncases; i++) {
+		c = cases[i]
+		printf "  %-17s %-5s %-5s %-5s %-5s %-5s %-5s %-5s %s\n", c,
+			cell("guest", c, "blk", "split"), cell("guest", c, "blk", "packed"),
+			cell("guest", c, "net", "split"), cell("guest", c, "net", "packed"),
+			cell("guest7.3", c, "blk", "split"), cell("guest7.3", c, "blk", "packed"),
+			cell("guest7.3", c, "net", "split"), cell("guest7.3", c, "net", "packed")
 	}
 }' "$TORTURE_TABLE" | sed 's/ *$//'
