@@ -28,10 +28,10 @@ enum dma_data_direction {
 	DMA_NONE = 3,
 };
 
-/* A test's view of the DMA of a device (struct device). */
+/* A test's view of the DMA of a device (struct device); @attrs: DMA_ATTR_*. */
 struct rig_dma_ops {
 	dma_addr_t (*map)(struct device *dev, phys_addr_t phys, size_t size,
-			  enum dma_data_direction dir);
+			  enum dma_data_direction dir, unsigned long attrs);
 	void (*unmap)(struct device *dev, dma_addr_t addr, size_t size,
 		      enum dma_data_direction dir);
 	/* Optional: coherent memory, zeroed; NULL when out of memory. */
@@ -42,7 +42,7 @@ struct rig_dma_ops {
 
 #define DMA_MAPPING_ERROR	(~(dma_addr_t)0)
 
-/* Mapping attributes: accepted and ignored. */
+/* Mapping attributes: handed to the hooks' map, else ignored. */
 #define DMA_ATTR_WEAK_ORDERING		(1UL << 1)
 #define DMA_ATTR_WRITE_COMBINE		(1UL << 2)
 #define DMA_ATTR_NO_KERNEL_MAPPING	(1UL << 4)
@@ -57,10 +57,10 @@ struct rig_dma_ops {
 
 static inline dma_addr_t dma_map_phys(struct device *dev, phys_addr_t phys,
 				      size_t size, enum dma_data_direction dir,
-				      unsigned long attrs __always_unused)
+				      unsigned long attrs)
 {
 	if (dev && dev->rig_dma)
-		return dev->rig_dma->map(dev, phys, size, dir);
+		return dev->rig_dma->map(dev, phys, size, dir, attrs);
 	return (dma_addr_t)phys;
 }
 

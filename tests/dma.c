@@ -1,26 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The driver's DMA-API path: with VIRTIO_F_ACCESS_PLATFORM a driver maps
- * every buffer it puts in the ring (and each indirect table) through the
- * DMA API and unmaps it when the buffer comes back.  Here the device's
- * DMA hooks (struct rig_dma_ops, linux/dma-mapping.h) record every map and
- * unmap and hand out bus addresses that are not the CPU's, so each case
- * sees that:
+ * The driver's DMA path: with VIRTIO_F_ACCESS_PLATFORM a driver maps every
+ * buffer it puts in the ring (and each indirect table) and unmaps it when
+ * the buffer comes back.  It maps through the DMA API or, where the device
+ * has them (Linux 7.x: struct virtio_map_ops, VDUSE's way), through the
+ * device's map ops.  Here both record every map, unmap and sync and hand
+ * out bus addresses that are not the CPU's: the DMA API's hooks are struct
+ * rig_dma_ops (linux/dma-mapping.h), the map ops are the "map-ops-" rows'.
+ * Each case sees that:
  *   - every mapping is unmapped once, with its size and direction: none
  *     leaked (after get_buf, detach_unused_buf and del_virtqueue), none
  *     unmapped twice or never mapped;
  *   - out buffers map DMA_TO_DEVICE, in buffers DMA_FROM_DEVICE, tables
  *     DMA_TO_DEVICE, and the ring holds the bus addresses, not the CPU's;
  *   - a mapping that fails (the Nth, each N in turn) fails the add with an
- *     error, unmaps what that add had mapped, and leaves the queue working;
- *   - premapped buffers (virtqueue_set_dma_premapped()) are neither mapped
- *     nor unmapped by the driver, and the ring holds their bus addresses;
+ *     error, unmaps what that add had mapped, and leaves the queue working
+ *     (through the map ops, a failed mapping is one their mapping_error
+ *     says is, not DMA_MAPPING_ERROR: the driver must ask);
+ *   - premapped buffers are neither mapped nor unmapped by the driver, and
+ *     the ring holds their bus addresses: per call where the tree has
+ *     virtqueue_add_{in,out}buf_premapped() (7.x), beside buffers the
+ *     driver maps on the same queue, else for the whole queue
+ *     (virtqueue_set_dma_premapped(), 6.x and the rig's own API);
+ *   - virtqueue_add_inbuf_cache_clean() (7.x) maps every part of its
+ *     buffer with DMA_ATTR_DEBUGGING_IGNORE_CACHELINES, and only those;
+ *   - the map ops get the queue's union virtio_map (the one given to
+ *     vring_create_virtqueue_map()), virtio_max_dma_size() the device's,
+ *     and the driver's virtqueue_map_*() helpers reach the ops with the
+ *     caller's address, offset, size and direction;
  *   - a ring the driver allocates (vring_create_virtqueue()) is coherent
  *     DMA memory for the device, the device is told its bus addresses,
  *     and it is freed with the queue.
- * Split and packed rings alike, against any driver (the rig's and a kernel
- * tree's both have a DMA-API path: no mapping made is a failure); a case
- * SKIPs only where the tree lacks the call it needs.
+ * Split and packed rings, in order or not, against any driver (the rig's
+ * and a kernel tree's both have a DMA path: no mapping made is a failure);
+ * a case SKIPs only where the code under test lacks what it needs, and
+ * names it.
  *
  * Usage: dma --list | dma CASE | dma -h.  Exit 0: the driver did it; 1: it
  * did not; 2: usage error; 77: SKIP; 78: TODO, a kernel tree's driver got
@@ -42,44 +56,54 @@
 
 static const char help[] =
 "Usage: dma --list | dma --gaps | dma CASE\n"
-"Run one case of the driver's DMA-API path (--list names them).  Exit 0:\n"
-"every mapping was made and unmapped as it must be; 1: not; 2: usage\n"
-"error; 77: SKIP, the tree lacks the call the case needs; 78: TODO, a\n"
-"known gap of a kernel tree's.\n";
+"Run one case of the driver's DMA path, the DMA API or (map-ops-) the\n"
+"device's map ops (--list names them).  Exit 0: every mapping was made\n"
+"and unmapped as it must be; 1: not; 2: usage error; 77: SKIP, the code\n"
+"under test lacks what the case needs; 78: TODO, a known gap of a kernel\n"
+"tree's.\n";
 
 #define RING_SIZE	16
 #define MAX_MAPS	256
 /* Bus addresses are the CPU's moved by this: a driver must use ours. */
 #define BUS_OFFSET	(1ULL << 44)
 
+/* A case's ring and mapper, the argument of its row in cases[]: OR of these. */
+enum { SPLIT = 0, PACKED = 1, INDIRECT = 2, IN_ORDER = 4, MAP_OPS = 8 };
+
 struct mapping {
 	phys_addr_t phys;
 	size_t size;
 	enum dma_data_direction dir;
+	unsigned long attrs;
 	bool live;
 };
 
 static struct mapping maps[MAX_MAPS];
 static unsigned int nmaps, live, fail_at, mapped_count;
+static unsigned long layout_now;
 
-static dma_addr_t rec_map(struct device *dev __attribute__((unused)),
-			  phys_addr_t phys, size_t size,
-			  enum dma_data_direction dir)
+/*
+ * A mapping of @size bytes at @phys, or the Nth failing (@failed, the
+ * mapper's error handle) when fail_at says so.
+ */
+static dma_addr_t record_map(phys_addr_t phys, size_t size,
+			     enum dma_data_direction dir, unsigned long attrs,
+			     dma_addr_t failed)
 {
 	struct mapping *m;
 
 	mapped_count++;
 	if (fail_at && mapped_count == fail_at)
-		return DMA_MAPPING_ERROR;
+		return failed;
 	CHECK(nmaps < MAX_MAPS);
 	m = &maps[nmaps++];
-	*m = (struct mapping){ phys, size, dir, true };
+	*m = (struct mapping){ phys, size, dir, attrs, true };
 	live++;
 	return phys + BUS_OFFSET;
 }
 
-static void rec_unmap(struct device *dev __attribute__((unused)),
-		      dma_addr_t addr, size_t size, enum dma_data_direction dir)
+static void record_unmap(dma_addr_t addr, size_t size,
+			 enum dma_data_direction dir)
 {
 	unsigned int i;
 
@@ -99,6 +123,31 @@ static void rec_unmap(struct device *dev __attribute__((unused)),
 	       (unsigned long long)addr, size);
 }
 
+/* The live mapping of [@addr, @addr + @size), bus addresses; or NULL. */
+static struct mapping *live_mapping(dma_addr_t addr, size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < nmaps; i++)
+		if (maps[i].live && maps[i].phys + BUS_OFFSET <= addr &&
+		    addr + size <= maps[i].phys + BUS_OFFSET + maps[i].size)
+			return &maps[i];
+	return NULL;
+}
+
+static dma_addr_t rec_map(struct device *dev __attribute__((unused)),
+			  phys_addr_t phys, size_t size,
+			  enum dma_data_direction dir, unsigned long attrs)
+{
+	return record_map(phys, size, dir, attrs, DMA_MAPPING_ERROR);
+}
+
+static void rec_unmap(struct device *dev __attribute__((unused)),
+		      dma_addr_t addr, size_t size, enum dma_data_direction dir)
+{
+	record_unmap(addr, size, dir);
+}
+
 #define MAX_COHERENT	8
 
 static struct coherent {
@@ -107,9 +156,14 @@ static struct coherent {
 	dma_addr_t bus;
 } coherent[MAX_COHERENT];
 static unsigned int ncoherent, coherent_live;
+/*
+ * Where coherent memory is for the device: BUS_OFFSET past the CPU's in
+ * the ring-coherent cases; the CPU's elsewhere, where the harness's device
+ * finds a ring the driver allocated at the addresses the driver reports.
+ */
+static dma_addr_t coherent_offset;
 
-static void *rec_alloc(struct device *dev __attribute__((unused)),
-		       size_t size, dma_addr_t *handle)
+static void *record_alloc(size_t size, dma_addr_t *handle)
 {
 	struct coherent *c;
 
@@ -119,14 +173,13 @@ static void *rec_alloc(struct device *dev __attribute__((unused)),
 	CHECK(c->cpu);
 	memset(c->cpu, 0, size);
 	c->size = size;
-	c->bus = virt_to_phys(c->cpu) + BUS_OFFSET;
+	c->bus = virt_to_phys(c->cpu) + coherent_offset;
 	coherent_live++;
 	*handle = c->bus;
 	return c->cpu;
 }
 
-static void rec_free(struct device *dev __attribute__((unused)), size_t size,
-		     void *cpu, dma_addr_t handle)
+static void record_free(size_t size, void *cpu, dma_addr_t handle)
 {
 	unsigned int i;
 
@@ -145,6 +198,18 @@ static void rec_free(struct device *dev __attribute__((unused)), size_t size,
 		return;
 	}
 	CHECKF(false, "coherent free of %p: not allocated, or freed already", cpu);
+}
+
+static void *rec_alloc(struct device *dev __attribute__((unused)),
+		       size_t size, dma_addr_t *handle)
+{
+	return record_alloc(size, handle);
+}
+
+static void rec_free(struct device *dev __attribute__((unused)), size_t size,
+		     void *cpu, dma_addr_t handle)
+{
+	record_free(size, cpu, handle);
 }
 
 /* Does [@addr, @addr + @len) lie in a coherent allocation's bus range? */
@@ -185,6 +250,20 @@ static bool mapped_as(const void *p, size_t size, enum dma_data_direction dir,
 	return false;
 }
 
+/* Did a mapping made from the @first-th on cover any byte of [@p, +@size)? */
+static bool __maybe_unused mapped_since(unsigned int first, const void *p,
+					 size_t size)
+{
+	phys_addr_t phys = virt_to_phys((void *)p);
+	unsigned int i;
+
+	for (i = first; i < nmaps; i++)
+		if (maps[i].phys < phys + size &&
+		    phys < maps[i].phys + maps[i].size)
+			return true;
+	return false;
+}
+
 static struct device dma_dev = { .init_name = "dma", .rig_dma = &rec_ops };
 static struct virtio_device vdev;
 static struct rig_queue queue;
@@ -197,10 +276,160 @@ static bool notify(struct virtqueue *q __attribute__((unused)))
 	return true;
 }
 
-/* A case's ring, the argument of its row in cases[]: OR of these. */
-enum { SPLIT = 0, PACKED = 1, INDIRECT = 2 };
+/*
+ * A mapping the device's map ops fail is this handle (not the DMA API's
+ * DMA_MAPPING_ERROR): only their mapping_error says it is one.
+ */
+#define FAILED_MAPPING	(BUS_OFFSET - PAGE_SIZE)
 
-static void setup(unsigned long layout)
+#ifdef RIG_VIRTIO_MAP
+/*
+ * The device's map ops (7.x's struct virtio_map_ops): the same records as
+ * the DMA API's hooks, each op checked to get the map it must.
+ */
+/* What virtio_max_dma_size() must say: the ops' answer for vdev.vmap. */
+#define MAP_OPS_MAX	(3 * PAGE_SIZE)
+
+/* The queue's map: set by its first op, or by the case beforehand. */
+static union virtio_map queue_map;
+static bool queue_map_set;
+/* No DMA hooks: a driver using the DMA API here maps nothing we see. */
+static struct device plain_dev = { .init_name = "dma (map ops)" };
+static struct device vmap_dev = { .init_name = "dma vmap" };
+static unsigned int need_syncs;
+
+#define MAX_SYNCS	8
+static struct sync {
+	dma_addr_t addr;
+	size_t size;
+	enum dma_data_direction dir;
+	bool for_cpu;
+} syncs[MAX_SYNCS];
+static unsigned int nsyncs;
+
+static void check_queue_map(union virtio_map map, const char *op)
+{
+	CHECKF(map.dma_dev != &vmap_dev,
+	       "map ops %s got the device's map (vmap), not the queue's", op);
+	if (!queue_map_set) {
+		queue_map = map;
+		queue_map_set = true;
+	}
+	CHECKF(map.dma_dev == queue_map.dma_dev,
+	       "map ops %s got the map %p, the queue's is %p", op,
+	       (void *)map.dma_dev, (void *)queue_map.dma_dev);
+}
+
+static dma_addr_t ops_map_page(union virtio_map map, struct page *page,
+			       unsigned long offset, size_t size,
+			       enum dma_data_direction dir, unsigned long attrs)
+{
+	check_queue_map(map, "map_page");
+	return record_map(page_to_phys(page) + offset, size, dir, attrs,
+			  FAILED_MAPPING);
+}
+
+static void ops_unmap_page(union virtio_map map, dma_addr_t handle,
+			   size_t size, enum dma_data_direction dir,
+			   unsigned long attrs __attribute__((unused)))
+{
+	check_queue_map(map, "unmap_page");
+	record_unmap(handle, size, dir);
+}
+
+/* A sync must lie in a live mapping of its direction. */
+static void record_sync(dma_addr_t addr, size_t size,
+			enum dma_data_direction dir, bool for_cpu)
+{
+	struct mapping *m = live_mapping(addr, size);
+
+	CHECKF(m && m->dir == dir,
+	       "sync for the %s of 0x%llx (size %zu, dir %d): not inside a live mapping of that direction",
+	       for_cpu ? "CPU" : "device", (unsigned long long)addr, size, dir);
+	CHECK(nsyncs < MAX_SYNCS);
+	syncs[nsyncs++] = (struct sync){ addr, size, dir, for_cpu };
+}
+
+static void ops_sync_for_cpu(union virtio_map map, dma_addr_t handle,
+			     size_t size, enum dma_data_direction dir)
+{
+	check_queue_map(map, "sync_single_for_cpu");
+	record_sync(handle, size, dir, true);
+}
+
+static void ops_sync_for_device(union virtio_map map, dma_addr_t handle,
+				size_t size, enum dma_data_direction dir)
+{
+	check_queue_map(map, "sync_single_for_device");
+	record_sync(handle, size, dir, false);
+}
+
+static void *ops_alloc(union virtio_map map, size_t size, dma_addr_t *handle,
+		       gfp_t gfp __attribute__((unused)))
+{
+	check_queue_map(map, "alloc");
+	return record_alloc(size, handle);
+}
+
+static void ops_free(union virtio_map map, size_t size, void *cpu,
+		     dma_addr_t handle,
+		     unsigned long attrs __attribute__((unused)))
+{
+	check_queue_map(map, "free");
+	record_free(size, cpu, handle);
+}
+
+static bool ops_need_sync(union virtio_map map, dma_addr_t handle)
+{
+	check_queue_map(map, "need_sync");
+	need_syncs++;
+	return live_mapping(handle, 1);
+}
+
+static int ops_mapping_error(union virtio_map map, dma_addr_t handle)
+{
+	check_queue_map(map, "mapping_error");
+	return handle == FAILED_MAPPING || handle == DMA_MAPPING_ERROR;
+}
+
+static size_t ops_max_mapping_size(union virtio_map map)
+{
+	CHECKF(map.dma_dev == &vmap_dev,
+	       "map ops max_mapping_size got the map %p, not the device's (vmap) %p",
+	       (void *)map.dma_dev, (void *)&vmap_dev);
+	return MAP_OPS_MAX;
+}
+
+static const struct virtio_map_ops rec_map_ops = {
+	.map_page = ops_map_page,
+	.unmap_page = ops_unmap_page,
+	.sync_single_for_cpu = ops_sync_for_cpu,
+	.sync_single_for_device = ops_sync_for_device,
+	.alloc = ops_alloc,
+	.free = ops_free,
+	.need_sync = ops_need_sync,
+	.mapping_error = ops_mapping_error,
+	.max_mapping_size = ops_max_mapping_size,
+};
+
+static void use_map_ops(struct virtio_device *d)
+{
+	d->map = &rec_map_ops;
+	d->vmap.dma_dev = &vmap_dev;
+	d->dev.parent = &plain_dev;
+	queue_map_set = false;
+	need_syncs = nsyncs = 0;
+}
+#else
+static void use_map_ops(struct virtio_device *d __attribute__((unused)))
+{
+	rig_skip("%s: linux/virtio.h declares no union virtio_map (no map ops)",
+		 rig_case_name);
+}
+#endif
+
+/* Features of a case's @layout; SKIPs what the driver cannot do. */
+static u64 layout_features(unsigned long layout)
 {
 	u64 f = 1ULL << VIRTIO_F_ACCESS_PLATFORM | 1ULL << VIRTIO_F_VERSION_1;
 
@@ -208,13 +437,28 @@ static void setup(unsigned long layout)
 		f |= 1ULL << VIRTIO_F_RING_PACKED;
 	if (layout & INDIRECT)
 		f |= 1ULL << VIRTIO_RING_F_INDIRECT_DESC;
-	rig_vdev_init(&vdev, f);
-	vdev.dev.parent = &dma_dev;
+	if (layout & IN_ORDER) {
+		rig_require_in_order(rig_case_name, false);
+		f |= 1ULL << VIRTIO_F_IN_ORDER;
+	}
+	return f;
+}
+
+static void setup(unsigned long layout)
+{
+	layout_now = layout;
+	nmaps = live = fail_at = mapped_count = 0;
+	ncoherent = coherent_live = 0;
+	coherent_offset = 0;
+	rig_vdev_init(&vdev, layout_features(layout));
+	if (layout & MAP_OPS)
+		use_map_ops(&vdev);
+	else
+		vdev.dev.parent = &dma_dev;
 	rig_queue_make(&queue, &vdev, RING_SIZE, NULL, false, notify, NULL,
 		       "dma vq");
 	vq = queue.vq;
 	mockdev_init(&dev, &vdev, &queue.ring);
-	nmaps = live = fail_at = mapped_count = 0;
 }
 
 /* Buffer @b: @nout out parts then @nin in parts of 16 bytes. */
@@ -244,44 +488,92 @@ static void check_mapped(unsigned int b, unsigned int nout, unsigned int nin,
 }
 
 /*
- * Every driver under test has a DMA-API path (vring_use_dma_api() with
+ * Every driver under test has a DMA path (vring_use_dma_api() with
  * VIRTIO_F_ACCESS_PLATFORM): no mapping from it is a failure.
  */
 static void require_dma_api(void)
 {
 	CHECKF(mapped_count,
-	       "%s: the %s driver made no DMA mapping with VIRTIO_F_ACCESS_PLATFORM",
-	       rig_case_name, rig_guest_impl());
+	       "%s: the %s driver made no mapping %s with VIRTIO_F_ACCESS_PLATFORM",
+	       rig_case_name, rig_guest_impl(),
+	       layout_now & MAP_OPS ? "through the device's map ops" :
+				      "through the DMA API");
 }
 
-/* Every descriptor address in the ring is a bus address, not a CPU one. */
+/*
+ * A descriptor's address @a (@what @i) is a bus address, not a CPU one,
+ * nor a failed mapping's handle.
+ */
+static void check_address(u64 a, const char *what, unsigned int i)
+{
+	CHECKF(a != FAILED_MAPPING && a != DMA_MAPPING_ERROR,
+	       "%s %u holds 0x%llx, a failed mapping's handle: the driver did not see the mapping fail",
+	       what, i, (unsigned long long)a);
+	CHECKF(!a || a >= BUS_OFFSET,
+	       "%s %u holds 0x%llx, a CPU address, not the bus address",
+	       what, i, (unsigned long long)a);
+}
+
+/*
+ * Every descriptor address in the ring, and in each indirect table still
+ * mapped (a table of a buffer out: an entry the device has not used yet),
+ * passes check_address().  Split and packed table entries are both 16
+ * bytes with the address first, little-endian (VIRTIO_F_VERSION_1).
+ */
 static void check_ring_addresses(void)
 {
-	unsigned int i;
+	unsigned int i, j;
 
 	for (i = 0; i < RING_SIZE; i++) {
-		u64 a = queue.ring.packed ?
-			le64_to_cpu(queue.ring.vring_packed.desc[i].addr) :
-			virtio64_to_cpu(&vdev, queue.ring.vring.desc[i].addr);
+		const struct vring_packed_desc *t;
+		u64 a;
+		u32 len;
+		u16 flags;
 
-		CHECKF(!a || a >= BUS_OFFSET,
-		       "descriptor %u holds 0x%llx, a CPU address, not the bus address",
-		       i, (unsigned long long)a);
+		if (queue.ring.packed) {
+			const struct vring_packed_desc *d =
+				&queue.ring.vring_packed.desc[i];
+
+			a = le64_to_cpu(d->addr);
+			len = le32_to_cpu(d->len);
+			flags = le16_to_cpu(d->flags);
+		} else {
+			const struct vring_desc *d = &queue.ring.vring.desc[i];
+
+			a = virtio64_to_cpu(&vdev, d->addr);
+			len = virtio32_to_cpu(&vdev, d->len);
+			flags = virtio16_to_cpu(&vdev, d->flags);
+		}
+		check_address(a, "descriptor", i);
+		if (!(flags & VRING_DESC_F_INDIRECT) || !live_mapping(a, len))
+			continue;
+		t = phys_to_virt(a - BUS_OFFSET);
+		for (j = 0; j < len / 16; j++)
+			check_address(le64_to_cpu(t[j].addr), "table entry", j);
 	}
 }
 
-/* The device uses every buffer it can take; get_buf gets each back. */
+/*
+ * The device uses every buffer it can take (one at a time; in order, all
+ * with one used entry); get_buf gets each back.
+ */
 static unsigned int device_returns_all(void)
 {
-	unsigned int ndesc, n = 0, len;
+	unsigned int ndesc, n = 0, got;
 	u16 id;
 
-	while (mockdev_take(&dev, &id, &ndesc)) {
-		mockdev_use(&dev, id, 0, 1, ndesc);
-		n++;
+	if (layout_now & IN_ORDER) {
+		n = mockdev_take_all(&dev, &id, &ndesc);
+		if (n)
+			mockdev_use(&dev, id, 0, n, ndesc);
+	} else {
+		while (mockdev_take(&dev, &id, &ndesc)) {
+			mockdev_use(&dev, id, 0, 1, ndesc);
+			n++;
+		}
 	}
 	mockdev_publish(&dev);
-	while (n && virtqueue_get_buf(vq, &len))
+	while (n && virtqueue_get_buf(vq, &got))
 		n--;
 	CHECKF(n == 0, "%u buffers used but not returned", n);
 	return n;
@@ -294,6 +586,9 @@ static void teardown(void)
 	CHECK(!virtqueue_is_broken(vq));
 	rig_queue_destroy(&queue);
 	CHECKF(live == 0, "%u mappings left after the queue was deleted", live);
+	CHECKF(coherent_live == 0,
+	       "%u coherent allocations left after the queue was deleted",
+	       coherent_live);
 }
 
 /* Buffers out, in and both, direct and (if INDIRECT) through tables. */
@@ -346,6 +641,7 @@ static int map_fails(unsigned long layout)
 		err = add(1, 2, 2);
 		reached = mapped_count >= fail_at;
 		fail_at = 0;
+		check_ring_addresses();
 		if (err) {
 			CHECKF(reached && (err == -ENOMEM || err == -EIO),
 			       "add with mapping %u failing returned %d", n, err);
@@ -398,58 +694,292 @@ static int full_maps_nothing(unsigned long layout)
 	return 0;
 }
 
-#ifdef RIG_VIRTQUEUE_SET_DMA_PREMAPPED_ARGS
+/*
+ * How a caller maps a buffer of its own for the device: through the
+ * queue's helpers when the device has map ops (the only way there), else
+ * with the DMA API on the queue's DMA device.
+ */
+static dma_addr_t __maybe_unused caller_map(void *p, size_t size,
+					    enum dma_data_direction dir)
+{
+#ifdef RIG_VIRTIO_MAP
+	if (layout_now & MAP_OPS)
+		return virtqueue_map_single_attrs(vq, p, size, dir, 0);
+#endif
+	return dma_map_single(&dma_dev, p, size, dir);
+}
+
+static void __maybe_unused caller_unmap(dma_addr_t bus, size_t size,
+			 enum dma_data_direction dir)
+{
+#ifdef RIG_VIRTIO_MAP
+	if (layout_now & MAP_OPS) {
+		virtqueue_unmap_single_attrs(vq, bus, size, dir, 0);
+		return;
+	}
+#endif
+	dma_unmap_single(&dma_dev, bus, size, dir);
+}
+
+/*
+ * Premapped buffers, in the tree's form: per call (7.x), or the whole
+ * queue (virtqueue_set_dma_premapped(): 6.x, the rig's API), where every
+ * buffer added after it is premapped.
+ */
+#if defined(RIG_VIRTQUEUE_ADD_OUTBUF_PREMAPPED_ARGS) && \
+    defined(RIG_VIRTQUEUE_ADD_INBUF_PREMAPPED_ARGS)
+#define PREMAPPED_PER_CALL	1
+static int add_premapped(struct scatterlist *sg, unsigned int num, bool in,
+			 void *data)
+{
+	return in ? virtqueue_add_inbuf_premapped(vq, sg, num, data, NULL,
+						  GFP_KERNEL) :
+		    virtqueue_add_outbuf_premapped(vq, sg, num, data,
+						   GFP_KERNEL);
+}
+
+static void set_premapped(void)
+{
+}
+#elif defined(RIG_VIRTQUEUE_SET_DMA_PREMAPPED_ARGS)
+#define PREMAPPED_PER_CALL	0
+static int add_premapped(struct scatterlist *sg, unsigned int num, bool in,
+			 void *data)
+{
+	return in ? virtqueue_add_inbuf(vq, sg, num, data, GFP_KERNEL) :
+		    virtqueue_add_outbuf(vq, sg, num, data, GFP_KERNEL);
+}
+
+static void set_premapped(void)
+{
+	CHECKF(virtqueue_set_dma_premapped(vq) == 0,
+	       "virtqueue_set_dma_premapped refused an empty queue");
+}
+#endif
+
+#ifdef PREMAPPED_PER_CALL
+/* Buffer @b's two 16-byte parts in @sg, at the bus addresses in @bus. */
+static void premapped_sg(struct scatterlist *sg, unsigned int b,
+			 const dma_addr_t *bus)
+{
+	unsigned int i;
+
+	sg_init_table(sg, 2);
+	for (i = 0; i < 2; i++) {
+		sg_set_buf(&sg[i], bufs[b] + 16 * i, 16);
+		sg_dma_address(&sg[i]) = bus[i];
+		sg_dma_len(&sg[i]) = 16;
+	}
+}
+
 /*
  * Premapped: the caller maps; the driver takes sg_dma_address() as it is
- * and unmaps nothing of it (an indirect table is still the driver's).
+ * and maps and unmaps nothing of it (an indirect table is still the
+ * driver's), whether the buffer comes back or is detached.  Per call, a
+ * buffer the driver maps goes between two premapped ones and is mapped
+ * and unmapped as ever.
  */
 static int premapped(unsigned long layout)
 {
-	struct scatterlist sg[2], *sgs[2];
-	unsigned int i, len, ndesc, ours, first;
-	dma_addr_t bus[2];
-	u16 id;
+	struct scatterlist sgo[2], sgi[2];
+	dma_addr_t out[2], in[2];
+	unsigned int i, ours, first;
 
-	setup(layout | INDIRECT);
+	setup(layout);
 	CHECK(add(0, 1, 0) == 0);
 	require_dma_api();
 	device_returns_all();
-	CHECKF(virtqueue_set_dma_premapped(vq) == 0,
-	       "virtqueue_set_dma_premapped refused an empty queue");
+	set_premapped();
 	for (i = 0; i < 2; i++) {
-		bus[i] = dma_map_single(&dma_dev, bufs[1] + 16 * i, 16,
-					i ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
-		sg_init_one(&sg[i], bufs[1] + 16 * i, 16);
-		sg_dma_address(&sg[i]) = bus[i];
-		sg_dma_len(&sg[i]) = 16;
-		sgs[i] = &sg[i];
+		out[i] = caller_map(bufs[1] + 16 * i, 16, DMA_TO_DEVICE);
+		in[i] = caller_map(bufs[2] + 16 * i, 16, DMA_FROM_DEVICE);
 	}
+	premapped_sg(sgo, 1, out);
+	premapped_sg(sgi, 2, in);
 	ours = live;
 	first = nmaps;
-	CHECK(virtqueue_add_sgs(vq, sgs, 1, 1, bufs[1], GFP_KERNEL) == 0);
+	CHECK(add_premapped(sgo, 2, false, bufs[1]) == 0);
+	if (PREMAPPED_PER_CALL)
+		CHECK(add(3, 1, 1) == 0);
+	CHECK(add_premapped(sgi, 2, true, bufs[2]) == 0);
 	virtqueue_kick(vq);
-	for (i = first; i < nmaps; i++)
-		CHECKF_GAP(maps[i].phys + maps[i].size <= virt_to_phys(bufs[1]) ||
-		           maps[i].phys >= virt_to_phys(bufs[1] + 32),
-		           "the driver mapped a premapped buffer");
+	for (i = 1; i <= 2; i++)
+		CHECKF_GAP(!mapped_since(first, bufs[i], 32),
+			   "the driver mapped premapped buffer %u", i);
+	if (PREMAPPED_PER_CALL)
+		check_mapped(3, 1, 1, true);
 	check_ring_addresses();
-	CHECK(mockdev_take(&dev, &id, &ndesc));
-	mockdev_use(&dev, id, 16, 1, ndesc);
-	mockdev_publish(&dev);
-	CHECK(virtqueue_get_buf(vq, &len) == bufs[1] && len == 16);
+	device_returns_all();
 	CHECKF(live == ours,
-	       "%u mappings live, %u expected (ours): the driver unmapped a premapped buffer, or leaked its table",
+	       "%u mappings live, %u expected (ours): the driver unmapped a premapped buffer, or left one of its own",
 	       live, ours);
-	for (i = 0; i < 2; i++)
-		dma_unmap_single(&dma_dev, bus[i], 16,
-				 i ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
+
+	/* Detached unused: still the caller's to unmap. */
+	CHECK(add_premapped(sgi, 2, true, bufs[2]) == 0);
+	while (virtqueue_detach_unused_buf(vq))
+		;
+	CHECKF(live == ours,
+	       "%u mappings live after detach, %u expected (ours)", live, ours);
+	for (i = 0; i < 2; i++) {
+		caller_unmap(out[i], 16, DMA_TO_DEVICE);
+		caller_unmap(in[i], 16, DMA_FROM_DEVICE);
+	}
 	teardown();
 	return 0;
 }
 #else
 static int premapped(unsigned long layout __attribute__((unused)))
 {
-	rig_skip("%s: linux/virtio.h declares no virtqueue_set_dma_premapped",
+	rig_skip("%s: linux/virtio.h declares neither virtqueue_add_{in,out}buf_premapped nor virtqueue_set_dma_premapped",
+		 rig_case_name);
+}
+#endif
+
+#ifdef RIG_VIRTQUEUE_ADD_INBUF_CACHE_CLEAN_ARGS
+/* Buffer @b's @n 16-byte parts in @sg. */
+static void parts_sg(struct scatterlist *sg, unsigned int b, unsigned int n)
+{
+	unsigned int i;
+
+	sg_init_table(sg, n);
+	for (i = 0; i < n; i++)
+		sg_set_buf(&sg[i], bufs[b] + 16 * i, 16);
+}
+
+/*
+ * Buffer @b's @n parts were mapped DMA_FROM_DEVICE, with
+ * DMA_ATTR_DEBUGGING_IGNORE_CACHELINES if @clean, else without it.
+ */
+static void check_cache_clean(unsigned int b, unsigned int n, bool clean)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		dma_addr_t bus = virt_to_phys(bufs[b] + 16 * i) + BUS_OFFSET;
+		struct mapping *m = live_mapping(bus, 16);
+
+		CHECKF(m && m->dir == DMA_FROM_DEVICE,
+		       "buffer %u part %u: not mapped DMA_FROM_DEVICE", b, i);
+		CHECKF(!(m->attrs & DMA_ATTR_DEBUGGING_IGNORE_CACHELINES) ==
+		       !clean,
+		       "buffer %u part %u: mapped with attributes 0x%lx, %s DMA_ATTR_DEBUGGING_IGNORE_CACHELINES",
+		       b, i, m->attrs, clean ? "without" : "with");
+	}
+}
+
+/*
+ * virtqueue_add_inbuf_cache_clean(): every part of its buffer is mapped
+ * with DMA_ATTR_DEBUGGING_IGNORE_CACHELINES (the caller promises the CPU
+ * dirties no cache line of it while the device has it); a plain
+ * virtqueue_add_inbuf() beside it, and an out buffer, without.
+ */
+static int cache_clean(unsigned long layout)
+{
+	struct scatterlist sg[3];
+
+	setup(layout);
+	CHECK(add(0, 1, 0) == 0);
+	require_dma_api();
+	parts_sg(sg, 1, 3);
+	CHECK(virtqueue_add_inbuf_cache_clean(vq, sg, 3, bufs[1],
+					      GFP_KERNEL) == 0);
+	parts_sg(sg, 2, 3);
+	CHECK(virtqueue_add_inbuf(vq, sg, 3, bufs[2], GFP_KERNEL) == 0);
+	parts_sg(sg, 3, 1);
+	CHECK(virtqueue_add_inbuf_cache_clean(vq, sg, 1, bufs[3],
+					      GFP_KERNEL) == 0);
+	virtqueue_kick(vq);
+	check_cache_clean(1, 3, true);
+	check_cache_clean(2, 3, false);
+	check_cache_clean(3, 1, true);
+	check_mapped(0, 1, 0, true);
+	CHECKF(!(live_mapping(virt_to_phys(bufs[0]) + BUS_OFFSET, 16)->attrs &
+		 DMA_ATTR_DEBUGGING_IGNORE_CACHELINES),
+	       "an out buffer mapped with DMA_ATTR_DEBUGGING_IGNORE_CACHELINES");
+	check_ring_addresses();
+	device_returns_all();
+	CHECKF(live == 0, "%u mappings left after every buffer came back", live);
+	teardown();
+	return 0;
+}
+#else
+static int cache_clean(unsigned long layout __attribute__((unused)))
+{
+	rig_skip("%s: linux/virtio.h declares no virtqueue_add_inbuf_cache_clean",
+		 rig_case_name);
+}
+#endif
+
+#ifdef RIG_VIRTIO_MAP
+/* The last sync recorded was of [@addr, +@size), @dir, for the CPU if @cpu. */
+static void check_synced(dma_addr_t addr, size_t size,
+			 enum dma_data_direction dir, bool cpu)
+{
+	const struct sync *s;
+
+	CHECKF(nsyncs, "no sync reached the map ops");
+	s = &syncs[nsyncs - 1];
+	CHECKF(s->addr == addr && s->size == size && s->dir == dir &&
+	       s->for_cpu == cpu,
+	       "sync for the %s of 0x%llx size %zu dir %d reached the map ops as 0x%llx size %zu dir %d for the %s",
+	       cpu ? "CPU" : "device", (unsigned long long)addr, size, dir,
+	       (unsigned long long)s->addr, s->size, s->dir,
+	       s->for_cpu ? "CPU" : "device");
+}
+
+/*
+ * The driver's helpers for a caller's own mappings (virtqueue_map_*())
+ * reach the device's map ops with the queue's map: a mapping with its
+ * attributes, one failing (which only the ops' mapping_error can tell),
+ * need_sync, a sync each way of a range inside it (address plus offset),
+ * the unmap; and virtio_max_dma_size() asks the ops with the device's
+ * map (vmap).
+ */
+static int map_ops_helpers(unsigned long layout)
+{
+	dma_addr_t bus, bad;
+	struct mapping *m;
+
+	setup(layout | MAP_OPS);
+	bus = virtqueue_map_single_attrs(vq, bufs[1], 48, DMA_FROM_DEVICE,
+					 DMA_ATTR_WEAK_ORDERING);
+	require_dma_api();
+	CHECKF(!virtqueue_map_mapping_error(vq, bus),
+	       "a mapping the map ops made is an error to virtqueue_map_mapping_error()");
+	m = live_mapping(bus, 48);
+	CHECKF(m && m->phys == virt_to_phys(bufs[1]) && m->size == 48 &&
+	       m->dir == DMA_FROM_DEVICE && m->attrs == DMA_ATTR_WEAK_ORDERING,
+	       "virtqueue_map_single_attrs(): not a mapping of the buffer, its size, direction and attributes");
+
+	fail_at = mapped_count + 1;
+	bad = virtqueue_map_single_attrs(vq, bufs[2], 16, DMA_TO_DEVICE, 0);
+	fail_at = 0;
+	CHECKF(bad == FAILED_MAPPING && virtqueue_map_mapping_error(vq, bad),
+	       "a failed mapping (0x%llx) is not an error to virtqueue_map_mapping_error()",
+	       (unsigned long long)bad);
+
+	CHECKF(virtqueue_map_need_sync(vq, bus) && need_syncs == 1,
+	       "virtqueue_map_need_sync() did not ask the map ops");
+	virtqueue_map_sync_single_range_for_device(vq, bus, 8, 16,
+						   DMA_FROM_DEVICE);
+	check_synced(bus + 8, 16, DMA_FROM_DEVICE, false);
+	virtqueue_map_sync_single_range_for_cpu(vq, bus, 32, 16,
+						DMA_FROM_DEVICE);
+	check_synced(bus + 32, 16, DMA_FROM_DEVICE, true);
+	CHECKF(nsyncs == 2, "%u syncs reached the map ops, 2 made", nsyncs);
+
+	virtqueue_unmap_single_attrs(vq, bus, 48, DMA_FROM_DEVICE, 0);
+	CHECKF(live == 0, "%u mappings left after the unmap", live);
+	CHECKF(virtio_max_dma_size(&vdev) == MAP_OPS_MAX,
+	       "virtio_max_dma_size() is %zu, the map ops say %zu",
+	       virtio_max_dma_size(&vdev), (size_t)MAP_OPS_MAX);
+	teardown();
+	return 0;
+}
+#else
+static int map_ops_helpers(unsigned long layout __attribute__((unused)))
+{
+	rig_skip("%s: linux/virtio.h declares no union virtio_map (no map ops)",
 		 rig_case_name);
 }
 #endif
@@ -457,23 +987,43 @@ static int premapped(unsigned long layout __attribute__((unused)))
 /*
  * A ring vring_create_virtqueue() allocates: coherent DMA memory for the
  * device (the DMA API's, not the page allocator's), its three parts at
- * the bus addresses the driver reports, freed when the queue goes.
+ * the bus addresses the driver reports, freed when the queue goes.  With
+ * map ops, vring_create_virtqueue_map() and a map of the queue's own: the
+ * ring from the ops' alloc, and every op, a buffer's map and unmap too,
+ * given that map.
  */
 static int ring_coherent(unsigned long layout)
 {
-	u64 f = 1ULL << VIRTIO_F_ACCESS_PLATFORM | 1ULL << VIRTIO_F_VERSION_1;
+	struct scatterlist sg;
 	struct virtqueue *q;
 
-	if (layout & PACKED)
-		f |= 1ULL << VIRTIO_F_RING_PACKED;
-	rig_vdev_init(&vdev, f);
-	vdev.dev.parent = &ring_dev;
+	layout_now = layout;
+	rig_vdev_init(&vdev, layout_features(layout));
+	nmaps = live = fail_at = mapped_count = 0;
 	ncoherent = coherent_live = 0;
-	q = vring_create_virtqueue(0, RING_SIZE, PAGE_SIZE, &vdev, true, false,
-				   false, notify, NULL, "dma ring");
+	coherent_offset = BUS_OFFSET;
+	if (layout & MAP_OPS) {
+#ifdef RIG_VRING_CREATE_VIRTQUEUE_MAP_ARGS
+		union virtio_map map = { .dma_dev = &ring_dev };
+
+		use_map_ops(&vdev);
+		queue_map = map;
+		queue_map_set = true;
+		q = vring_create_virtqueue_map(0, RING_SIZE, PAGE_SIZE, &vdev,
+					       true, false, false, notify,
+					       NULL, "dma ring", map);
+#else
+		rig_skip("%s: linux/virtio_ring.h declares no vring_create_virtqueue_map",
+			 rig_case_name);
+#endif
+	} else {
+		vdev.dev.parent = &ring_dev;
+		q = vring_create_virtqueue(0, RING_SIZE, PAGE_SIZE, &vdev, true,
+					   false, false, notify, NULL, "dma ring");
+	}
 	CHECK(q);
 	CHECKF(ncoherent > 0,
-	       "the driver allocated its ring without dma_alloc_coherent()");
+	       "the driver allocated its ring without dma_alloc_coherent() or the map ops' alloc");
 	CHECKF(in_coherent(virtqueue_get_desc_addr(q), 16) &&
 	       in_coherent(virtqueue_get_avail_addr(q), 4) &&
 	       in_coherent(virtqueue_get_used_addr(q), 4),
@@ -481,7 +1031,13 @@ static int ring_coherent(unsigned long layout)
 	       (unsigned long long)virtqueue_get_desc_addr(q),
 	       (unsigned long long)virtqueue_get_avail_addr(q),
 	       (unsigned long long)virtqueue_get_used_addr(q));
+	sg_init_one(&sg, bufs[0], 16);
+	CHECK(virtqueue_add_outbuf(q, &sg, 1, bufs[0], GFP_KERNEL) == 0);
+	CHECKF(mapped_as(bufs[0], 16, DMA_TO_DEVICE, true),
+	       "a buffer on the queue: not mapped DMA_TO_DEVICE");
+	CHECK(virtqueue_detach_unused_buf(q) == bufs[0]);
 	vring_del_virtqueue(q);
+	CHECKF(live == 0, "%u mappings left after the queue was deleted", live);
 	CHECKF(coherent_live == 0, "%u coherent allocations left after the queue was deleted",
 	       coherent_live);
 	return 0;
@@ -493,27 +1049,63 @@ static int ring_coherent(unsigned long layout)
  */
 #define PACKED_FAIL_GAP \
 	"a kernel tree's packed add that fails leaves its other descriptors available (Debian's 6.1)"
+/* The premapped gap is the queue-wide form's: a per-call one has none. */
+#if defined(PREMAPPED_PER_CALL) && PREMAPPED_PER_CALL
+#define PREMAPPED_GAP	NULL
+#else
 #define PREMAPPED_GAP \
 	"a kernel tree's virtqueue_set_dma_premapped() may only set a flag nothing reads (Debian's 6.1): the driver maps premapped buffers again"
+#endif
 
 /*
  * The rows of case @name on each ring: split, split-indirect, packed,
- * packed-indirect; @packed_gap is the packed direct one's kernel gap.
+ * packed-indirect, through the DMA API (@packed_gap: the packed direct
+ * row's kernel gap, @gap the others') or (map-ops-) the map ops.
  */
-#define EVERY_LAYOUT(name, run, packed_gap)				\
-	RIG_CASE_ARG("split-" name, run, SPLIT),			\
-	RIG_CASE_ARG("split-indirect-" name, run, SPLIT | INDIRECT),	\
+#define EVERY_LAYOUT_GAPS(name, run, gap, packed_gap)			\
+	RIG_CASE_ARG_GAP("split-" name, run, SPLIT, gap),		\
+	RIG_CASE_ARG_GAP("split-indirect-" name, run, SPLIT | INDIRECT, gap), \
 	RIG_CASE_ARG_GAP("packed-" name, run, PACKED, packed_gap),	\
-	RIG_CASE_ARG("packed-indirect-" name, run, PACKED | INDIRECT)
+	RIG_CASE_ARG_GAP("packed-indirect-" name, run, PACKED | INDIRECT, gap)
+#define EVERY_LAYOUT(name, run)	EVERY_LAYOUT_GAPS(name, run, NULL, NULL)
+/* The same, in order (VIRTIO_F_IN_ORDER), through the DMA API. */
+#define IN_ORDER_LAYOUTS(name, run)					\
+	RIG_CASE_ARG("split-in-order-" name, run, SPLIT | IN_ORDER),	\
+	RIG_CASE_ARG("split-in-order-indirect-" name, run,		\
+		     SPLIT | IN_ORDER | INDIRECT),			\
+	RIG_CASE_ARG("packed-in-order-" name, run, PACKED | IN_ORDER),	\
+	RIG_CASE_ARG("packed-in-order-indirect-" name, run,		\
+		     PACKED | IN_ORDER | INDIRECT)
+/* The same through the device's map ops. */
+#define MAP_OPS_LAYOUTS(name, run)					\
+	RIG_CASE_ARG("map-ops-split-" name, run, MAP_OPS | SPLIT),	\
+	RIG_CASE_ARG("map-ops-split-indirect-" name, run,		\
+		     MAP_OPS | SPLIT | INDIRECT),			\
+	RIG_CASE_ARG("map-ops-packed-" name, run, MAP_OPS | PACKED),	\
+	RIG_CASE_ARG("map-ops-packed-indirect-" name, run,		\
+		     MAP_OPS | PACKED | INDIRECT)
 
 static const struct rig_case cases[] = {
-	EVERY_LAYOUT("map-unmap", map_unmap, NULL),
-	EVERY_LAYOUT("map-fails", map_fails, PACKED_FAIL_GAP),
-	EVERY_LAYOUT("full-maps-nothing", full_maps_nothing, NULL),
-	RIG_CASE_ARG_GAP("split-premapped", premapped, SPLIT, PREMAPPED_GAP),
-	RIG_CASE_ARG_GAP("packed-premapped", premapped, PACKED, PREMAPPED_GAP),
+	EVERY_LAYOUT("map-unmap", map_unmap),
+	EVERY_LAYOUT_GAPS("map-fails", map_fails, NULL, PACKED_FAIL_GAP),
+	EVERY_LAYOUT("full-maps-nothing", full_maps_nothing),
+	EVERY_LAYOUT_GAPS("premapped", premapped, PREMAPPED_GAP, PREMAPPED_GAP),
+	EVERY_LAYOUT("cache-clean", cache_clean),
+	IN_ORDER_LAYOUTS("map-unmap", map_unmap),
+	IN_ORDER_LAYOUTS("map-fails", map_fails),
+	IN_ORDER_LAYOUTS("full-maps-nothing", full_maps_nothing),
+	IN_ORDER_LAYOUTS("premapped", premapped),
+	IN_ORDER_LAYOUTS("cache-clean", cache_clean),
+	MAP_OPS_LAYOUTS("map-unmap", map_unmap),
+	MAP_OPS_LAYOUTS("map-fails", map_fails),
+	MAP_OPS_LAYOUTS("full-maps-nothing", full_maps_nothing),
+	MAP_OPS_LAYOUTS("premapped", premapped),
+	MAP_OPS_LAYOUTS("cache-clean", cache_clean),
+	RIG_CASE_ARG("map-ops-helpers", map_ops_helpers, SPLIT),
 	RIG_CASE_ARG("split-ring-coherent", ring_coherent, SPLIT),
 	RIG_CASE_ARG("packed-ring-coherent", ring_coherent, PACKED),
+	RIG_CASE_ARG("map-ops-split-ring-coherent", ring_coherent, MAP_OPS | SPLIT),
+	RIG_CASE_ARG("map-ops-packed-ring-coherent", ring_coherent, MAP_OPS | PACKED),
 };
 
 RIG_CASE_MAIN(cases, help)
