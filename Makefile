@@ -34,6 +34,7 @@ tests/vhost_core_hostile-objs = $(VHOST_OBJS)
 TEST_PROGS += tests/allocfail
 TEST_PROGS += tests/mockdev
 TEST_PROGS += tests/dma
+TEST_PROGS += tests/features
 TEST_PROGS += tests/resize
 TEST_PROGS += tests/kmem_misuse
 TEST_PROGS += tests/iotlb

@@ -511,6 +511,7 @@ valgrind_checks() {
 	case_checks tests/allocfail "valgrind allocfail" "${VALGRIND[@]}"
 	case_checks tests/mockdev "valgrind mockdev" "${VALGRIND[@]}"
 	case_checks tests/dma "valgrind dma" "${VALGRIND[@]}"
+	case_checks tests/features "valgrind features" "${VALGRIND[@]}"
 	case_checks tests/resize "valgrind resize" "${VALGRIND[@]}"
 	case_checks tests/iotlb "valgrind iotlb" "${VALGRIND[@]}"
 }
@@ -558,6 +559,7 @@ ring_checks() {
 	case_checks tests/allocfail allocfail
 	case_checks tests/mockdev mockdev
 	case_checks tests/dma dma
+	case_checks tests/features features
 	case_checks tests/resize resize
 	case_checks tests/iotlb iotlb
 }
