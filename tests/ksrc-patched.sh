@@ -8,8 +8,9 @@
 # vhost core's (drivers/vhost/vhost.[ch], iotlb.c, test.[ch] and their
 # headers) are copied to a temporary folder, the edits of the file EDITS
 # (tests/lib/edit.sh's format, keyword "edit", FILE relative to the tree)
-# are made there in turn, PROG (e.g. tests/hostile) of
-# the pairing GUEST/HOST ("kernel" or "rig") is built against the copy in a
+# are made there in turn, PROG (e.g. tests/hostile; or several make goals
+# in one argument, "tests/dma tests/features") of the pairing GUEST/HOST
+# ("kernel" or "rig") is built against the copy in a
 # temporary output folder (make O=), and CMD runs in that folder (so
 # ./tests/hostile is the program built).  Exit status: CMD's, or 1 if an
 # edit or the build failed (saying which).  The temporary folders are
@@ -64,7 +65,7 @@ done
 # A make of its own: not the jobs of the make check that may run this.
 if [ -n "$unbuildable" ]; then
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" O="$tmp/build" \
-		KSRC="$tmp/tree" GUEST="$guest" HOST="$host" "$prog" >"$tmp/make.log" 2>&1 &&
+		KSRC="$tmp/tree" GUEST="$guest" HOST="$host" $prog >"$tmp/make.log" 2>&1 &&
 		die "the tree with $(basename "$edits") built"
 	grep -v '^make\(\[[0-9]*\]\)\{0,1\}: ' "$tmp/make.log" >"$tmp/said"
 	[ "$(wc -l <"$tmp/said")" -eq 1 ] && grep -q "KSRC=$tmp/tree: " "$tmp/said" ||
@@ -73,7 +74,7 @@ if [ -n "$unbuildable" ]; then
 	exit 0
 fi
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$top" O="$tmp/build" \
-	KSRC="$tmp/tree" GUEST="$guest" HOST="$host" "$prog" >"$tmp/make.log" 2>&1; then
+	KSRC="$tmp/tree" GUEST="$guest" HOST="$host" $prog >"$tmp/make.log" 2>&1; then
 	echo "ksrc-patched: the build of $prog with $(basename "$edits") failed:" >&2
 	tail -n 20 "$tmp/make.log" >&2
 	exit 1

@@ -653,6 +653,32 @@ ksrc_patched_checks() {
 				tests/resize -- ./tests/resize "$c"
 		done
 	fi
+	# 7.x's new driver API (tests/dma, tests/features): four bugs planted
+	# in a copy, each failing the cases that look at it and no other.
+	if grep -q 'virtqueue_add_inbuf_cache_clean' "$ksrc/include/linux/virtio.h" 2>/dev/null &&
+	   grep -q '^union virtio_map {' "$ksrc/include/linux/virtio.h" &&
+	   grep -q 'VIRTIO_DECLARE_FEATURES(features)' "$ksrc/include/linux/virtio.h"; then
+		local clean='without DMA_ATTR_DEBUGGING_IGNORE_CACHELINES$'
+		local pre='the driver mapped premapped buffer 1$'
+		local err="a failed mapping's handle|is not an error to virtqueue_map_mapping_error"
+		LONG=1 expect "dma, features: virtio_ring.c + driver-api-bugs.edit: the cases looking at each bug fail" 0 \
+			out='^tests/features transport-features-128: failed: ' -- \
+			tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/driver-api-bugs.edit kernel rig \
+			"tests/dma tests/features" -- sh -c '
+				./tests/dma split-map-unmap >/dev/null && ./tests/dma split-map-fails >/dev/null &&
+				./tests/dma map-ops-split-map-unmap && ./tests/features transport-features &&
+				"$0" "$@"' "$PWD/tests/expect-fails.sh" \
+			tests/dma split-cache-clean "$clean" \
+			tests/dma packed-in-order-indirect-cache-clean "$clean" \
+			tests/dma map-ops-packed-cache-clean "$clean" \
+			tests/dma split-indirect-premapped "$pre" \
+			tests/dma packed-in-order-premapped "$pre" \
+			tests/dma map-ops-packed-indirect-premapped "$pre" \
+			tests/dma map-ops-split-map-fails "$err" \
+			tests/dma map-ops-packed-indirect-map-fails "$err" \
+			tests/dma map-ops-helpers "$err" \
+			tests/features transport-features-128 'device feature bit 64 cleared'
+	fi
 	# A tree the rig cannot build says what it lacks in one line: a
 	# header no shim stands for (before compiling), a symbol none defines.
 	expect "a tree including a header the rig lacks: one line names it" 0 \
