@@ -48,9 +48,10 @@
 #
 # Usage: ab/count.sh --matrix BUILD_DIR [BUILD_DIR_B]   (make count MATRIX=)
 # The matrix instead: ring-code instructions per add and per get_buf in
-# every cell of split and packed rings, 1, 2 and 16 entries a buffer,
-# indirect on and off, out and in buffers (vring_bench --sg N
-# [--no-indirect] [--in] [--packed]), counted with callgrind collecting
+# every cell of split and packed rings, in order or not, 1, 2 and 16
+# entries a buffer, indirect on and off, out and in buffers (vring_bench
+# --sg N [--no-indirect] [--in] [--packed] [--in-order]; an in-order cell
+# of a driver that drops IN_ORDER is n/a), counted with callgrind collecting
 # only inside virtqueue_add_outbuf/virtqueue_add_inbuf (add) or inside
 # virtqueue_get_buf (get_buf), MLO and MHI adds, the difference over
 # MHI - MLO.  With BUILD_DIR_B, B's figures and B/A beside A's: e.g. A a
@@ -176,16 +177,17 @@ if [ -n "$MATRIX" ]; then
 	A=$1 BB=${2:-}
 	echo "Ring-code instructions per call (callgrind; all instructions in brackets):"
 	if [ -n "$BB" ]; then
-		printf '%-34s %9s %18s %18s %6s\n' cell op "A: $A" "B: $BB" B/A
+		printf '%-38s %9s %18s %18s %6s\n' cell op "A: $A" "B: $BB" B/A
 	else
-		printf '%-34s %9s %18s\n' cell op "$A"
+		printf '%-38s %9s %18s\n' cell op "$A"
 	fi
-	for layout in split packed; do
+	for layout in split packed split-in-order packed-in-order; do
 		for sg in 1 2 16; do
 			for ind in on off; do
 				for dir in out in; do
 					set -- --sg $sg
-					[ $layout = packed ] && set -- "$@" --packed
+					case $layout in packed*) set -- "$@" --packed ;; esac
+					case $layout in *-in-order) set -- "$@" --in-order ;; esac
 					[ $ind = off ] && set -- "$@" --no-indirect
 					[ $dir = in ] && set -- "$@" --in
 					cell="$layout sg=$sg indirect=$ind $dir"
@@ -195,12 +197,16 @@ if [ -n "$MATRIX" ]; then
 						a=$(matrix_cell "$A" $fn "$@") || exit 1
 						if [ -z "$BB" ]; then
 							echo "$a" | awk -v c="$cell" -v op=$op \
-								'{ printf "%-34s %9s %9s [%6s]\n", c, op, $1, $2 }'
+								'{ printf "%-38s %9s %9s [%6s]\n", c, op, $1, $2 }'
 							continue
 						fi
 						b=$(matrix_cell "$BB" $fn "$@") || exit 1
+						if [ "$a" = n/a ] || [ "$b" = n/a ]; then
+							printf '%-38s %9s %9s %18s\n' "$cell" $op "${a%% *}" "${b%% *}"
+							continue
+						fi
 						echo "$a $b" | awk -v c="$cell" -v op=$op '{
-							printf "%-34s %9s %9s [%6s] %9s [%6s] %6s\n", c, op,
+							printf "%-38s %9s %9s [%6s] %9s [%6s] %6s\n", c, op,
 								$1, $2, $3, $4, ($1 > 0 ? sprintf("%.3f", $3 / $1) : "-") }'
 					done
 				done
