@@ -42,6 +42,18 @@ int vhost_core_serve(struct vhost_core *h)
 	abort();
 }
 
+int vhost_core_kick(struct vhost_core *h, unsigned int index)
+{
+	(void)h, (void)index;
+	abort();
+}
+
+void vhost_core_flush(struct vhost_core *h)
+{
+	(void)h;
+	abort();
+}
+
 uint64_t vhost_core_features(struct vhost_core *h)
 {
 	(void)h;
@@ -73,6 +85,15 @@ int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
 		     const char **what)
 {
 	(void)h, (void)features, (void)num, (void)desc, (void)avail, (void)used;
+	(void)kick_fd, (void)call_fd, (void)what;
+	abort();
+}
+
+int vhost_core_vring(struct vhost_core *h, unsigned int index, unsigned int num,
+		     void *desc, void *avail, void *used, int kick_fd, int call_fd,
+		     const char **what)
+{
+	(void)h, (void)index, (void)num, (void)desc, (void)avail, (void)used;
 	(void)kick_fd, (void)call_fd, (void)what;
 	abort();
 }

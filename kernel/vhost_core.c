@@ -82,22 +82,32 @@ struct vhost_core *vhost_core_open(enum vhost_core_device device, size_t mem_byt
 {
 	const struct miscdevice *misc = device == VHOST_CORE_BATCH ?
 		rig_misc_vhost_batch_misc : rig_misc_vhost_test_misc;
-	size_t table_bytes = sizeof(struct vhost_memory) + sizeof(struct vhost_memory_region);
-	struct vhost_memory *table;
 	struct vhost_core *h;
-	long r;
 
 	if (!misc) {
 		/* kernel/ksrc-build.mk built kernel/no_vhost_batch.c. */
 		*why = "the tree's vhost core has no in-order path: its drivers/vhost/vhost.h declares vhost_add_used_n() without nheads (kernel/ksrc-features.sh), so the rig's in-order device kernel/vhost_batch.c is not built";
 		return NULL;
 	}
+	h = vhost_core_open_misc(misc, mem_bytes, cpu, why);
+	if (h)
+		h->device = device;
+	return h;
+}
+
+struct vhost_core *vhost_core_open_misc(const struct miscdevice *misc, size_t mem_bytes,
+					int cpu, const char **why)
+{
+	size_t table_bytes = sizeof(struct vhost_memory) + sizeof(struct vhost_memory_region);
+	struct vhost_memory *table;
+	struct vhost_core *h;
+	long r;
+
 	h = calloc(1, sizeof(*h));
 	if (!h) {
 		*why = "out of memory";
 		return NULL;
 	}
-	h->device = device;
 	h->err_fd = -1;
 	h->mem_bytes = PAGE_ALIGN(mem_bytes);
 	h->map_bytes = ARG_BYTES + h->mem_bytes;
@@ -213,22 +223,26 @@ bool vhost_core_failed(struct vhost_core *h)
 	return h->err_fd >= 0 && poll(&pfd, 1, 0) > 0;
 }
 
-int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
+long vhost_core_ioctl(struct vhost_core *h, unsigned int cmd, void *arg, size_t size)
+{
+	return core_ioctl(h, cmd, arg, size);
+}
+
+int vhost_core_vring(struct vhost_core *h, unsigned int index, unsigned int num,
 		     void *desc, void *avail, void *used, int kick_fd, int call_fd,
 		     const char **what)
 {
-	struct vhost_vring_state num_state = { .index = 0, .num = num };
-	struct vhost_vring_state base = { .index = 0, .num = 0 };
+	struct vhost_vring_state num_state = { .index = index, .num = num };
+	struct vhost_vring_state base = { .index = index, .num = 0 };
 	struct vhost_vring_addr addr = {
-		.index = 0,
+		.index = index,
 		.desc_user_addr = (uintptr_t)desc,
 		.avail_user_addr = (uintptr_t)avail,
 		.used_user_addr = (uintptr_t)used,
 	};
-	struct vhost_vring_file kick = { .index = 0, .fd = kick_fd };
-	struct vhost_vring_file call = { .index = 0, .fd = call_fd };
-	struct vhost_vring_file err = { .index = 0 };
-	int run = 1;
+	struct vhost_vring_file kick = { .index = index, .fd = kick_fd };
+	struct vhost_vring_file call = { .index = index, .fd = call_fd };
+	struct vhost_vring_file err = { .index = index };
 	int r;
 
 	if (h->err_fd < 0)
@@ -238,13 +252,24 @@ int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
 		return -errno;
 	}
 	err.fd = h->err_fd;
-	if ((r = CORE_IOCTL(h, VHOST_SET_FEATURES, &features, what)) ||
-	    (r = CORE_IOCTL(h, VHOST_SET_VRING_NUM, &num_state, what)) ||
+	if ((r = CORE_IOCTL(h, VHOST_SET_VRING_NUM, &num_state, what)) ||
 	    (r = CORE_IOCTL(h, VHOST_SET_VRING_BASE, &base, what)) ||
 	    (r = CORE_IOCTL(h, VHOST_SET_VRING_ADDR, &addr, what)) ||
 	    (r = CORE_IOCTL(h, VHOST_SET_VRING_KICK, &kick, what)) ||
-	    (r = CORE_IOCTL(h, VHOST_SET_VRING_CALL, &call, what)) ||
-	    (r = CORE_IOCTL(h, VHOST_SET_VRING_ERR, &err, what)))
+	    (r = CORE_IOCTL(h, VHOST_SET_VRING_CALL, &call, what)))
+		return r;
+	return CORE_IOCTL(h, VHOST_SET_VRING_ERR, &err, what);
+}
+
+int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
+		     void *desc, void *avail, void *used, int kick_fd, int call_fd,
+		     const char **what)
+{
+	int run = 1;
+	int r;
+
+	if ((r = CORE_IOCTL(h, VHOST_SET_FEATURES, &features, what)) ||
+	    (r = vhost_core_vring(h, 0, num, desc, avail, used, kick_fd, call_fd, what)))
 		return r;
 	return CORE_IOCTL(h, VHOST_TEST_RUN, &run, what);
 }

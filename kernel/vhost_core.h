@@ -44,6 +44,13 @@ enum vhost_core_device {
  */
 struct vhost_core *vhost_core_open(enum vhost_core_device device, size_t mem_bytes,
 				   int cpu, const char **why);
+/*
+ * The same for another vhost device, the misc device @misc (its module
+ * loaded: kernel/vhost_net.c).
+ */
+struct miscdevice;
+struct vhost_core *vhost_core_open_misc(const struct miscdevice *misc, size_t mem_bytes,
+					int cpu, const char **why);
 /* Release the file: the device stops and frees everything. */
 void vhost_core_close(struct vhost_core *h);
 
@@ -67,6 +74,18 @@ void vhost_core_guest(struct vhost_core *h, bool on);
  * request that failed.
  */
 int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
+		     void *desc, void *avail, void *used, int kick_fd, int call_fd,
+		     const char **what);
+/*
+ * Any ioctl: its argument of @size bytes copied in and (_IOC_READ) back out
+ * through the argument page; the device's return value.
+ */
+long vhost_core_ioctl(struct vhost_core *h, unsigned int cmd, void *arg, size_t size);
+/*
+ * Set up queue @index: a split ring as vhost_core_start() takes it, its
+ * error eventfd the one vhost_core_failed() polls; no feature, no start.
+ */
+int vhost_core_vring(struct vhost_core *h, unsigned int index, unsigned int num,
 		     void *desc, void *avail, void *used, int kick_fd, int call_fd,
 		     const char **what);
 /*
@@ -95,5 +114,14 @@ int vhost_core_set_batch(struct vhost_core *h, unsigned int size, const char **w
  * kernel/vhost_core_serve.c.
  */
 int vhost_core_serve(struct vhost_core *h);
+/*
+ * Do in this thread what the vhost worker does on a kick of queue @index:
+ * run the device's own kick handler (vhost-net's: net.c's handle_tx or
+ * handle_rx).  -EINVAL if the device has no such queue.
+ * kernel/vhost_core_serve.c.
+ */
+int vhost_core_kick(struct vhost_core *h, unsigned int index);
+/* Wait until the worker has run the work queued so far (vhost_dev_flush()). */
+void vhost_core_flush(struct vhost_core *h);
 
 #endif /* RIG_KERNEL_VHOST_CORE_H */

@@ -5,6 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include "vhost.h"		/* the tree's drivers/vhost/vhost.h */
 
 #include "kernel/vhost_batch.h"
@@ -48,4 +49,27 @@ int vhost_core_serve(struct vhost_core *h)
 		vhost_signal(d, vq);
 	mutex_unlock(&vq->mutex);
 	return head < 0 ? head : used;
+}
+
+int vhost_core_kick(struct vhost_core *h, unsigned int index)
+{
+	struct kmalloc_arena *guest = __kmalloc_arena;
+	struct vhost_dev *d = vhost_core_dev(h);
+	struct vhost_virtqueue *vq;
+
+	if (index >= (unsigned int)d->nvqs)
+		return -EINVAL;
+	vq = d->vqs[index];
+	if (!vq->handle_kick)
+		return -EINVAL;
+	/* The device allocates its own memory, never the guest's. */
+	__kmalloc_arena = NULL;
+	vq->handle_kick(&vq->poll.work);
+	__kmalloc_arena = guest;
+	return 0;
+}
+
+void vhost_core_flush(struct vhost_core *h)
+{
+	vhost_dev_flush(vhost_core_dev(h));
 }
