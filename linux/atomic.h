@@ -17,6 +17,7 @@ typedef struct {
 #define atomic_dec(v)		((void)__atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST))
 #define atomic_dec_and_test(v)	(__atomic_sub_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST) == 0)
 #define atomic_inc_return(v)	__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
+#define atomic_sub_return(i, v)	__atomic_sub_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
 
 #define BITS_PER_LONG		(8 * (int)sizeof(long))
 #define BIT_WORD(nr)		((nr) / BITS_PER_LONG)

@@ -11,6 +11,7 @@
 #ifndef _LINUX_FILE_H
 #define _LINUX_FILE_H
 
+#include <fcntl.h>
 #include <linux/kernel.h>
 #include <linux/types.h>
 #include <linux/atomic.h>
@@ -53,7 +54,21 @@ struct file {
 	struct eventfd_ctx *eventfd;	/* an eventfd's file */
 };
 
+/* A read or write of a file (its ->read_iter, ->write_iter). */
+struct kiocb {
+	struct file *ki_filp;
+};
+
 void fput(struct file *file);
+/*
+ * The file descriptor @fd names, with a reference, or NULL.  The shims'
+ * own files only: a program puts one in the table with rig_fd_install()
+ * (the table then holds the file's reference; rig_fd_close() drops it).
+ * linux/file.c.
+ */
+struct file *fget(int fd);
+int rig_fd_install(int fd, struct file *file);
+void rig_fd_close(int fd);
 long long noop_llseek(struct file *file, long long offset, int whence);
 
 #endif /* _LINUX_FILE_H */

@@ -16,6 +16,13 @@ struct page;
 #define virt_to_phys(p)		((phys_addr_t)(unsigned long)(p))
 #define phys_to_virt(a)		((void *)(unsigned long)(a))
 #define pfn_to_page(pfn)	((struct page *)((unsigned long)(pfn) << PAGE_SHIFT))
+#define virt_to_head_page(p)	virt_to_page(p)
+/*
+ * Pages are not reference counted: a reference changes nothing, and
+ * nothing allocates a page that put_page() would free.
+ */
+#define put_page(page)		((void)(page))
+#define page_ref_add(page, nr)	((void)(page), (void)(nr))
 /* Every page is mapped: a local or atomic mapping is its address. */
 #define kmap_local_page(page)	page_address(page)
 #define kunmap_local(addr)	((void)(addr))

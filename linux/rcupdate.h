@@ -14,6 +14,18 @@
 void rcu_read_lock(void);
 void rcu_read_unlock(void);
 void synchronize_rcu(void);
+#define rcu_read_lock_bh()		rcu_read_lock()
+#define rcu_read_unlock_bh()		rcu_read_unlock()
+
+/* Freed after a grace period: here, once every reader present has left. */
+struct rcu_head {
+	struct rcu_head *next;
+	void (*func)(struct rcu_head *head);
+};
+#define kfree_rcu(ptr, field) do {					\
+	synchronize_rcu();						\
+	kfree(ptr);							\
+} while (0)
 
 #define rcu_dereference(p)		__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define rcu_dereference_check(p, c)	rcu_dereference(p)

@@ -13,7 +13,9 @@
 #include <pthread.h>
 #include <linux/types.h>
 #include <linux/completion.h>
+#include <linux/jiffies.h>
 #include <linux/kcov.h>
+#include <linux/preempt.h>
 
 #define TASK_RUNNING		0x0000
 #define TASK_INTERRUPTIBLE	0x0001

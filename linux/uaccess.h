@@ -66,6 +66,15 @@ static inline unsigned long copy_to_user(void __user *to, const void *from,
 	return 0;
 }
 
+/* Zero @n bytes at @to: the bytes not zeroed (all, outside the window). */
+static inline unsigned long clear_user(void __user *to, unsigned long n)
+{
+	if (!__user_range_ok(to, n))
+		return n;
+	memset((void *)to, 0, n);
+	return 0;
+}
+
 /* The unchecked forms: the same checks here (an access never crashes). */
 #define __copy_from_user(to, from, n)	copy_from_user(to, from, n)
 #define __copy_to_user(to, from, n)	copy_to_user(to, from, n)

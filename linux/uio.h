@@ -86,6 +86,13 @@ static inline size_t iov_iter_count(const struct iov_iter *i)
 /* Skip @bytes (at most what is left). */
 void iov_iter_advance(struct iov_iter *i, size_t bytes);
 
+/* Copy into the page @page at @offset. */
+static inline size_t copy_page_from_iter(struct page *page, size_t offset,
+					 size_t bytes, struct iov_iter *i)
+{
+	return copy_from_iter((char *)page_address(page) + offset, bytes, i);
+}
+
 /* All @bytes or nothing: on a short copy @i is left where it was. */
 static inline bool copy_from_iter_full(void *addr, size_t bytes, struct iov_iter *i)
 {

@@ -59,6 +59,18 @@ void prepare_to_wait(struct wait_queue_head *wq_head, struct wait_queue_entry *w
 		     int state);
 void finish_wait(struct wait_queue_head *wq_head, struct wait_queue_entry *wq_entry);
 
+/* Sleep until @condition holds, rechecked after every wake-up of @wq. */
+#define wait_event(wq, condition) do {					\
+	DEFINE_WAIT(__wait);						\
+	for (;;) {							\
+		prepare_to_wait(&(wq), &__wait, TASK_UNINTERRUPTIBLE);	\
+		if (condition)						\
+			break;						\
+		schedule();						\
+	}								\
+	finish_wait(&(wq), &__wait);					\
+} while (0)
+
 #define TASK_NORMAL			3
 #define wake_up(wq)			__wake_up(wq, TASK_NORMAL, 1, NULL)
 #define wake_up_interruptible_poll(wq, m) \
