@@ -28,6 +28,11 @@ PROGS += virtio_test
 virtio_test-objs = $(VHOST_OBJS)
 PROGS += vring_bench
 vring_bench-objs = $(VHOST_OBJS)
+# vhost_net_test: the kernel's vhost-net over the core (VHOST_NET_OBJS,
+# kernel/ksrc-build.mk, when the tree has drivers/vhost/net.c).
+VHOST_NET_PROG_OBJS = $(VHOST_OBJS) $(or $(VHOST_NET_OBJS),kernel/no_vhost_net.o)
+PROGS += vhost_net_test
+vhost_net_test-objs = $(VHOST_NET_PROG_OBJS)
 TEST_PROGS += tests/hostile
 TEST_PROGS += tests/vhost_core_hostile
 tests/vhost_core_hostile-objs = $(VHOST_OBJS)

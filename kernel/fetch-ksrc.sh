@@ -74,7 +74,8 @@ fi
 
 # Only what kernel-tree mode reads: the top Makefile (for the version), the
 # ring code, the vhost core with its test device (virtio_test --vhost:
-# drivers/vhost/vhost.[ch], iotlb.c, test.[ch]), and the headers.  Extracted beside DEST, then moved into place,
+# drivers/vhost/vhost.[ch], iotlb.c, test.[ch]) and vhost-net
+# (vhost_net_test: drivers/vhost/net.c), and the headers.  Extracted beside DEST, then moved into place,
 # so an interrupted run leaves nothing half-made.
 tmp="$dest.tmp.$$"
 rm -rf "$tmp"
@@ -92,7 +93,8 @@ for f in drivers/virtio/virtio_ring.c drivers/vhost/vringh.c \
 	 include/linux/virtio_ring.h include/linux/vringh.h \
 	 drivers/vhost/vhost.c drivers/vhost/vhost.h drivers/vhost/iotlb.c \
 	 drivers/vhost/test.c drivers/vhost/test.h include/linux/vhost_iotlb.h \
-	 include/uapi/linux/vhost.h include/uapi/linux/vhost_types.h; do
+	 include/uapi/linux/vhost.h include/uapi/linux/vhost_types.h \
+	 drivers/vhost/net.c include/uapi/linux/virtio_net.h; do
 	if [ ! -f "$tmp/$f" ]; then
 		echo "fetch-ksrc: $tarball has no $f" >&2
 		exit 1

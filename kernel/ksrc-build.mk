@@ -94,6 +94,24 @@ ksrc/vhost.o ksrc/iotlb.o ksrc/vhost_test_mod.o: $(RIG_CONFIG)
 	$(quiet) CC $@
 	$(Q)mkdir -p $(@D)
 	$(Q)$(ksrc-cc) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
+# vhost-net (drivers/vhost/net.c), unmodified, with the core, for
+# vhost_net_test (kernel/vhost_net.c drives it through its file
+# operations, its backend the rig's packet socket, net/af_packet.c).  The
+# network device's uapi header is the tree's, for every program of the
+# build, as the vhost uapi is.  A tree without net.c: no vhost-net.
+ifneq ($(wildcard $(KSRC)/drivers/vhost/net.c),)
+$(shell $(srctree)/kernel/ksrc-header.sh $(KSRC) uapi/linux/virtio_net.h \
+	ksrc/include/uapi/linux/virtio_net.h)
+VHOST_NET_OBJS := kernel/vhost_net.o ksrc/vhost_net_mod.o net/af_packet.o \
+	linux/net.o linux/file.o linux/miscdevice.o
+ksrc/vhost_net_mod.o: $(KSRC)/drivers/vhost/net.c $(RIG_CONFIG)
+	$(quiet) CC $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(ksrc-cc) $(ALL_CFLAGS) $(KSRC_WARN) -c -o $@ $(filter $(KSRC)/%.c,$^)
 else
-$(shell rm -f ksrc/include/linux/sched/vhost_task.h ksrc/include/linux/kcov.h)
+$(shell rm -f ksrc/include/uapi/linux/virtio_net.h)
+endif
+else
+$(shell rm -f ksrc/include/linux/sched/vhost_task.h ksrc/include/linux/kcov.h \
+	ksrc/include/uapi/linux/virtio_net.h)
 endif

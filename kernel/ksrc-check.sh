@@ -12,7 +12,7 @@
 # them), and every header those files include, and the tree's own headers
 # they reach include in turn, is one the build finds: the tree's (an API
 # header kernel/ksrc-build.mk wraps, or one beside the file), a shim of
-# the rig's (linux/, asm/, uapi/, xen/) or the C library's.  Prints
+# the rig's (linux/, asm/, uapi/, xen/, net/) or the C library's.  Prints
 # nothing and exits 0 when all is there; else one line on stdout and
 # exit 1.  What the compiler finds later (a primitive a shim lacks) is
 # kernel/ksrc-cc.sh's one line.  STAMP, when given, records a tree found
@@ -22,7 +22,7 @@ set -u
 ksrc=$1 sides=$2 stamp=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-dirs="$ksrc/drivers/virtio $ksrc/drivers/vhost $ksrc/include $top/linux $top/asm $top/uapi $top/xen $here/ksrc-files $0"
+dirs="$ksrc/drivers/virtio $ksrc/drivers/vhost $ksrc/include $top/linux $top/asm $top/uapi $top/xen $top/net $here/ksrc-files $0"
 if [ -n "$stamp" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$ksrc $sides" ] &&
    [ -z "$(find $dirs -newer "$stamp" -print -quit 2>/dev/null)" ]; then
 	exit 0

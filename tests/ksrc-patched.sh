@@ -5,8 +5,8 @@
 # kernel tree changed by EDITS, checked as it is, with no change to the
 # rig.  The ring files of KSRC (drivers/virtio/virtio_ring.c,
 # drivers/vhost/vringh.c and their API headers) and, when it has them, the
-# vhost core's (drivers/vhost/vhost.[ch], iotlb.c, test.[ch] and their
-# headers) are copied to a temporary folder, the edits of the file EDITS
+# vhost core's (drivers/vhost/vhost.[ch], iotlb.c, test.[ch], net.c and
+# their headers) are copied to a temporary folder, the edits of the file EDITS
 # (tests/lib/edit.sh's format, keyword "edit", FILE relative to the tree)
 # are made there in turn, PROG (e.g. tests/hostile; or several make goals
 # in one argument, "tests/dma tests/features") of the pairing GUEST/HOST
@@ -48,7 +48,8 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib/signals.sh"
 vhost_files="drivers/vhost/vhost.c drivers/vhost/vhost.h drivers/vhost/iotlb.c
 	drivers/vhost/test.c drivers/vhost/test.h include/linux/vhost_iotlb.h
-	include/uapi/linux/vhost.h include/uapi/linux/vhost_types.h"
+	include/uapi/linux/vhost.h include/uapi/linux/vhost_types.h
+	drivers/vhost/net.c include/uapi/linux/virtio_net.h"
 [ -f "$ksrc/drivers/vhost/vhost.c" ] || vhost_files=
 for f in drivers/virtio/virtio_ring.c drivers/vhost/vringh.c \
 	 include/linux/virtio.h include/linux/virtio_ring.h include/linux/vringh.h \
