@@ -11,6 +11,7 @@
 #define TESTS_CHAIN_H
 
 #include <stddef.h>
+#include <linux/byteorder.h>
 #include <linux/virtio_ring.h>
 
 struct chain_row {
@@ -31,6 +32,16 @@ static inline void chain_lay(chain_set_fn *set, struct vring_desc *t,
 
 	for (i = 0; i < n; i++)
 		set(&t[rows[i].at], rows[i].addr, rows[i].len, rows[i].flags, rows[i].next);
+}
+
+/* A chain_set_fn for a virtio 1.x ring: every field little endian. */
+static inline void chain_set_desc_le(struct vring_desc *d, u64 addr, u32 len, u16 flags,
+				     u16 next)
+{
+	d->addr = cpu_to_le64(addr);
+	d->len = cpu_to_le32(len);
+	d->flags = cpu_to_le16(flags);
+	d->next = cpu_to_le16(next);
 }
 
 /*

@@ -92,14 +92,6 @@ static void setup(void)
 	setup_features(FEATURES);
 }
 
-static void set_desc(struct vring_desc *d, u64 addr, u32 len, u16 flags, u16 next)
-{
-	d->addr = cpu_to_le64(addr);
-	d->len = cpu_to_le32(len);
-	d->flags = cpu_to_le16(flags);
-	d->next = cpu_to_le16(next);
-}
-
 static u64 data_addr(unsigned int n)
 {
 	return (uintptr_t)(data + n * 64);
@@ -114,8 +106,8 @@ static void offer(u16 head)
 }
 
 /* LAY: rows (tests/chain.h) into table @t; OFFER: into the ring, first row the head. */
-#define LAY(t, ...)	chain_lay(set_desc, t, CHAIN_ROWS(__VA_ARGS__))
-#define OFFER(...)	chain_offer(set_desc, offer, vr.desc, CHAIN_ROWS(__VA_ARGS__))
+#define LAY(t, ...)	chain_lay(chain_set_desc_le, t, CHAIN_ROWS(__VA_ARGS__))
+#define OFFER(...)	chain_offer(chain_set_desc_le, offer, vr.desc, CHAIN_ROWS(__VA_ARGS__))
 
 /*
  * Serve the ring: the core must refuse, say so (vq_err()), and use nothing
@@ -149,7 +141,7 @@ static int head_out_of_range(void)
 static int next_out_of_range(void)
 {
 	setup();
-	set_desc(&vr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, RING_SIZE + 3);
+	chain_set_desc_le(&vr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, RING_SIZE + 3);
 	offer(0);
 	return expect_refused();
 }
@@ -167,7 +159,8 @@ static int chain_longer_than_ring(void)
 
 	setup();
 	for (i = 0; i < RING_SIZE; i++)
-		set_desc(&vr.desc[i], data_addr(0), 0, VRING_DESC_F_NEXT, (i + 1) % RING_SIZE);
+		chain_set_desc_le(&vr.desc[i], data_addr(0), 0, VRING_DESC_F_NEXT,
+				  (i + 1) % RING_SIZE);
 	offer(0);
 	return expect_refused();
 }
@@ -193,7 +186,7 @@ static int nested_indirect(void)
 static int indirect_len_zero(void)
 {
 	setup();
-	set_desc(&vr.desc[0], (uintptr_t)tbl, 0, VRING_DESC_F_INDIRECT, 0);
+	chain_set_desc_le(&vr.desc[0], (uintptr_t)tbl, 0, VRING_DESC_F_INDIRECT, 0);
 	offer(0);
 	return expect_refused();
 }
@@ -201,7 +194,7 @@ static int indirect_len_zero(void)
 static int indirect_len_odd(void)
 {
 	setup();
-	set_desc(&vr.desc[0], (uintptr_t)tbl, 24, VRING_DESC_F_INDIRECT, 0);
+	chain_set_desc_le(&vr.desc[0], (uintptr_t)tbl, 24, VRING_DESC_F_INDIRECT, 0);
 	offer(0);
 	return expect_refused();
 }
@@ -215,7 +208,7 @@ static u64 outside(void)
 static int indirect_outside_range(void)
 {
 	setup();
-	set_desc(&vr.desc[0], outside(), 32, VRING_DESC_F_INDIRECT, 0);
+	chain_set_desc_le(&vr.desc[0], outside(), 32, VRING_DESC_F_INDIRECT, 0);
 	offer(0);
 	return expect_refused();
 }
@@ -231,7 +224,7 @@ static int readable_after_writable(void)
 static int addr_outside_range(void)
 {
 	setup();
-	set_desc(&vr.desc[0], outside(), 8, 0, 0);
+	chain_set_desc_le(&vr.desc[0], outside(), 8, 0, 0);
 	offer(0);
 	return expect_refused();
 }
@@ -239,7 +232,7 @@ static int addr_outside_range(void)
 static int addr_wraps(void)
 {
 	setup();
-	set_desc(&vr.desc[0], ~0ULL - 15, 64, 0, 0);
+	chain_set_desc_le(&vr.desc[0], ~0ULL - 15, 64, 0, 0);
 	offer(0);
 	return expect_refused();
 }
@@ -247,7 +240,7 @@ static int addr_wraps(void)
 static int avail_idx_jump(void)
 {
 	setup();
-	set_desc(&vr.desc[0], data_addr(0), 8, 0, 0);
+	chain_set_desc_le(&vr.desc[0], data_addr(0), 8, 0, 0);
 	vr.avail->idx = cpu_to_le16(RING_SIZE + 1);
 	return expect_refused();
 }
@@ -308,8 +301,8 @@ static int spec_table_longer_than_queue(void)
 
 	setup();
 	for (i = 0; i <= RING_SIZE; i++)
-		set_desc(&tbl[i], data_addr(0), 8, i < RING_SIZE ? VRING_DESC_F_NEXT : 0, i + 1);
-	set_desc(&vr.desc[0], (uintptr_t)tbl, (RING_SIZE + 1) * sizeof(*tbl),
+		chain_set_desc_le(&tbl[i], data_addr(0), 8, i < RING_SIZE ? VRING_DESC_F_NEXT : 0, i + 1);
+	chain_set_desc_le(&vr.desc[0], (uintptr_t)tbl, (RING_SIZE + 1) * sizeof(*tbl),
 		 VRING_DESC_F_INDIRECT, 0);
 	offer(0);
 	return expect_refused();
@@ -319,7 +312,7 @@ static int spec_table_longer_than_queue(void)
 static int spec_avail_idx_back(void)
 {
 	setup();
-	set_desc(&vr.desc[0], data_addr(0), 8, 0, 0);
+	chain_set_desc_le(&vr.desc[0], data_addr(0), 8, 0, 0);
 	offer(0);
 	CHECK(vhost_core_serve(core) == 1);
 	vr.avail->idx = cpu_to_le16(0);
