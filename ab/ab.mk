@@ -43,7 +43,7 @@ series: ab/compare
 # get_buf in every cell of the matrix, DIR's (e.g. build-kernel, a KSRC=
 # build) beside this build's, with the ratio (ab/count.sh --matrix);
 # MATRIX=. this build's alone.
-count: vring_bench vringh_test
+count: vring_bench vringh_test vhost_net_test
 ifdef MATRIX
 	$(Q)$(srctree)/ab/count.sh --matrix $(call shell-quote,$(MATRIX)) $(if $(filter .,$(MATRIX)),,.)
 else

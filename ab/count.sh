@@ -33,6 +33,14 @@
 #       kernel/vhost_batch.c): vhost.c's in-order path, no avail ring
 #       read and one used entry a kick.  "n/a" where the tree's core has
 #       no in-order path.  -r vhost-in-order: that row alone.
+#   vhost-net tx / rx   per frame, the kernel's vhost-net of a KSRC= build
+#       (vhost_net_test --serve --tx, --rx): callgrind counts only inside
+#       vhost_core_kick(), where net.c's handle_tx or handle_rx runs with
+#       the core and the packet socket under it, in the one thread that
+#       also adds the buffers and checks the frames; the difference
+#       between 12000 and 2000 frames, divided by 10000.  n/a without
+#       vhost-net in the build.  -r vhost-net: those rows alone;
+#       VHOST_NET_OPTS: more options for those runs (--in-order, say).
 # Prints one line per figure, "NAME: VALUE" (two decimals), e.g.
 #   vring_bench split instructions/add: 1196.16
 # and, per vring_bench add, where those instructions went (ab/cg-split.awk:
@@ -71,8 +79,8 @@ set -u
 MATRIX= only=
 if [ "${1:-}" = -r ]; then
 	case ${2:-} in
-	vring_bench | vringh_test | vhost | vhost-in-order) only=$2 ;;
-	*) echo "count: -r '${2:-}' is not vring_bench, vringh_test, vhost or vhost-in-order" >&2; exit 2 ;;
+	vring_bench | vringh_test | vhost | vhost-in-order | vhost-net) only=$2 ;;
+	*) echo "count: -r '${2:-}' is not vring_bench, vringh_test, vhost, vhost-in-order or vhost-net" >&2; exit 2 ;;
 	esac
 	shift 2
 fi
@@ -91,6 +99,9 @@ B=${1:-.}
 # ab/lib.sh.
 LO=10000
 HI=60000
+# vhost-net's runs, in frames.
+NLO=2000
+NHI=12000
 # The matrix's runs: whole laps of a 128-entry ring.
 MLO=1024
 MHI=9216
@@ -99,7 +110,7 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$here/lib.sh"
 [ -n "$MATRIX" ] || set -- "$B"
 progs="vring_bench vringh_test"
-case $only in vhost*) progs=vring_bench ;; esac
+case $only in vhost-net) progs=vhost_net_test ;; vhost*) progs=vring_bench ;; esac
 GRIND_PROGS=$progs grind_setup count "$@"
 
 # grind OUT [CALLGRIND_OPTION...] -- PROGRAM ARGS...: run it under
@@ -255,6 +266,22 @@ if want vhost-in-order; then
 	grind "$tmp/lo" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost --in-order $LO
 	grind "$tmp/hi" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost --in-order $HI
 	row "vhost core split in-order" buffer "$tmp/hi" "$tmp/lo" $((HI - LO))
+fi
+if want vhost-net; then
+	for dir in tx rx; do
+		if [ -x "$B/vhost_net_test" ]; then
+			for n in lo:$NLO hi:$NHI; do
+				# shellcheck disable=SC2086 # options are words
+				grind "$tmp/${n%:*}" --toggle-collect=vhost_core_kick -- \
+					./vhost_net_test --serve --$dir --buf-num=${n#*:} \
+					${VHOST_NET_OPTS:-}
+			done
+		else
+			echo skip >"$tmp/lo"
+			echo skip >"$tmp/hi"
+		fi
+		row "vhost-net $dir" packet "$tmp/hi" "$tmp/lo" $((NHI - NLO))
+	done
 fi
 want vringh_test || exit 0
 

@@ -68,6 +68,7 @@ pct() {
 }
 
 pairs=201 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json= counts=1
+net_frames=20000
 . "$here/lib.sh"
 ksrc= ksrc_base= pairing= whole=1
 while getopts :n:m:x:i:d:w:j:TCk:K:p:h opt; do
@@ -166,6 +167,8 @@ trap 'rm -rf "$tmp"' EXIT
 # the one timed; PAIRING is "-" for this repository's own revisions.
 targets='vring_bench vringh_test'
 [ -n "$counts" ] || targets=vring_bench
+# A kernel tree's vhost-net too (its count and timed rows).
+[ -z "$ksrc" ] || targets="$targets vhost_net_test"
 if [ -z "$ksrc" ]; then
 	"$here/ab.sh" -B -c "$compare" "$base" "$head" "$(echo "$targets" | sed 's#[^ ]*#./&#g')" || exit 3
 	echo "- $AB_DIR/A $AB_DIR/B" >"$tmp/builds"
@@ -236,13 +239,16 @@ END {
 	printf "%s\t%s\t%s\t%.4f\t%s\n", m, va, vb, r, v
 }' "$tmp/a" "$tmp/b" >"$tmp/rows"
 
-if [ "$pairs" -gt 0 ]; then
-	echo "timing: $pairs interleaved pairs of vring_bench $adds ($metric)..." >&2
-	"$compare" -q --json --metric="$metric" --max-slowdown="$wpct" \
-		-n "$pairs" "$dir_a/vring_bench $adds" \
-		"$dir_b/vring_bench $adds" >"$tmp/wall.json"
+# timed NAME UNIT N METRIC CMD_A CMD_B: a row of the interleaved timed
+# comparison of CMD_A and CMD_B (ab/compare, $pairs pairs), each run doing
+# N of UNIT: the medians per UNIT, B/A with its interval, the verdict.
+timed() {
+	local name=$1 unit=$2 n=$3 m=$4 rc what
+	echo "timing: $pairs interleaved pairs of $name ($m)..." >&2
+	"$compare" -q --json --metric="$m" --max-slowdown="$wpct" \
+		-n "$pairs" "$5" "$6" >"$tmp/wall.json"
 	rc=$?
-	[ $rc -le 1 ] || die "the wall-time comparison failed (exit $rc)"
+	[ $rc -le 1 ] || die "the timed comparison of $name failed (exit $rc)"
 	# The few fields we need, from ab/compare's JSON (one per line).
 	field() {
 		sed -n "s/^  \"$1\": \\(.*\\),\$/\\1/p" "$tmp/wall.json"
@@ -253,18 +259,35 @@ if [ "$pairs" -gt 0 ]; then
 	v=ok
 	[ $rc -eq 1 ] && v=REGRESSION
 	[ "$(field verdict)" = '"faster"' ] && v=better
-	case $metric in
-	cpu) what="CPU ns/add" ;;
-	own) what="wall ns/add (its figure)" ;;
-	*) what="wall ns/run-add" ;;
+	case $m in
+	cpu) what="CPU ns/$unit" ;;
+	own) what="wall ns/$unit (its figure)" ;;
+	*) what="wall ns/run-$unit" ;;
 	esac
 	awk -v a="$med_a" -v b="$med_b" -v r="$(field ratio)" \
 		-v lo="$(field ci_low)" -v hi="$(field ci_high)" -v v="$v" \
-		-v n="$pairs" -v what="$what" -v adds="$adds" \
+		-v n="$pairs" -v what="$what" -v per="$n" -v name="$name" \
 		-v prefix="$(read -r p _ <"$tmp/builds"; [ "$p" = - ] || echo "[$p] ")" 'BEGIN {
-		printf "%svring_bench %s (median of %d; 95%% CI %.4f..%.4f)\t%.2f\t%.2f\t%.4f\t%s\n",
-			prefix, what, n, lo, hi, a / adds, b / adds, r, v
+		printf "%s%s %s (median of %d; 95%% CI %.4f..%.4f)\t%.2f\t%.2f\t%.4f\t%s\n",
+			prefix, name, what, n, lo, hi, a / per, b / per, r, v
 	}' >>"$tmp/rows"
+}
+
+if [ "$pairs" -gt 0 ]; then
+	timed vring_bench add "$adds" "$metric" "$dir_a/vring_bench $adds" "$dir_b/vring_bench $adds"
+	# The kernel's vhost-net, where both builds have it (vhost_net_test
+	# --serve: its handlers in the driver's thread), per frame each way;
+	# it prints no time of its own, so "own" is CPU time here too.
+	m=$metric
+	[ "$m" = own ] && m=cpu
+	if "$dir_a/vhost_net_test" --serve --buf-num=1 >/dev/null 2>&1 &&
+	   "$dir_b/vhost_net_test" --serve --buf-num=1 >/dev/null 2>&1; then
+		for d in tx rx; do
+			timed "vhost-net $d" packet "$net_frames" "$m" \
+				"$dir_a/vhost_net_test --serve --$d --buf-num=$net_frames" \
+				"$dir_b/vhost_net_test --serve --$d --buf-num=$net_frames"
+		done
+	fi
 fi
 
 gates="$metric time +$wpct% (with 95% confidence)"

@@ -743,6 +743,19 @@ ksrc_patched_checks() {
 		out='^vhost core split instructions/buffer	.*	REGRESSION$' -- \
 		tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/vhost-extra-work.edit "$guest" "$host" \
 		vring_bench -- "$PWD/tests/vhost-core-regress.sh" "$PWD/$B"
+	# The same of vhost-net's rows (make count, make regress): a net.c
+	# patch shows in them, each way.
+	if [ -x "$B/vhost_net_test" ]; then
+		LONG=1 expect "vhost-net rows: the same build counted twice is ok" 0 \
+			out='^vhost-net tx instructions/packet	.*	ok$' \
+			out='^vhost-net rx instructions/packet	.*	ok$' -- \
+			tests/vhost-core-regress.sh -r vhost-net "$B" "$B"
+		LONG=1 expect "vhost-net rows: net.c + vhost-net-extra-work.edit is a REGRESSION each way" 1 \
+			out='^vhost-net tx instructions/packet	.*	REGRESSION$' \
+			out='^vhost-net rx instructions/packet	.*	REGRESSION$' -- \
+			tests/ksrc-patched.sh "$ksrc" tests/ksrc-edits/vhost-net-extra-work.edit "$guest" "$host" \
+			vhost_net_test -- "$PWD/tests/vhost-core-regress.sh" -r vhost-net "$PWD/$B"
+	fi
 	# The in-order row (the core's in-order path, through the rig's batch
 	# device): extra work on that path alone is its regression, and the
 	# other row's ok.
