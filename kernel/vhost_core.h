@@ -22,6 +22,16 @@ struct vhost_dev;
 #ifndef RIG_KERNEL_VHOST_CORE_H
 #define RIG_KERNEL_VHOST_CORE_H
 
+/*
+ * A known gap of the kernel's vhost core that more than one program
+ * sees (2.7.10: with VIRTIO_RING_F_EVENT_IDX the device MUST set the used
+ * ring's flags to 0).  vhost_vq_init_access(), which a device calls when
+ * its backend is set, writes the queue's used_flags into the ring
+ * unconditionally, and vhost_disable_notify() kept NO_NOTIFY there.
+ */
+#define VHOST_CORE_GAP_USED_FLAGS \
+	"the kernel's vhost core writes VRING_USED_F_NO_NOTIFY into the used ring with VIRTIO_RING_F_EVENT_IDX negotiated when a backend is set again (vhost_vq_init_access())"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -348,6 +348,28 @@ static int spec_rx_num_buffers(void)
 	return 0;
 }
 
+/*
+ * With VIRTIO_RING_F_EVENT_IDX the used ring's flags are 0 (2.7.10), also
+ * after the backend is set to -1 and back once vhost-net has run dry.
+ */
+static int spec_used_flags_event_idx(void)
+{
+	const char *what = "";
+	u16 flags;
+	int err;
+
+	setup(FEATURES | 1ULL << VIRTIO_RING_F_EVENT_IDX);
+	kick(VHOST_NET_RX);		/* nothing on the wire */
+	err = vhost_net_backend(net, VHOST_NET_RX, -1, &what);
+	CHECKF(err == 0, "%s -1: %d", what, err);
+	err = vhost_net_backend(net, VHOST_NET_RX, vhost_net_socket_fd(net), &what);
+	CHECKF(err == 0, "%s: %d", what, err);
+	flags = le16_to_cpu(READ_ONCE(ring[VHOST_NET_RX].used->flags));
+	teardown();
+	CHECKF_GAP(flags == 0, "used flags 0x%x with VIRTIO_RING_F_EVENT_IDX", flags);
+	return 0;
+}
+
 /* VHOST_NET_SET_BACKEND with a descriptor that is no socket. */
 static int backend_not_a_socket(void)
 {
@@ -378,6 +400,8 @@ static const struct rig_case cases[] = {
 	RIG_HOST_CASE("rx-chain-readable", rx_chain_readable),
 	RIG_HOST_CASE_GAP("spec-rx-num-buffers", spec_rx_num_buffers,
 			  "the kernel's vhost-net writes num_buffers only with VIRTIO_NET_F_MRG_RXBUF, not for every virtio 1.x header"),
+	RIG_HOST_CASE_GAP("spec-used-flags-event-idx", spec_used_flags_event_idx,
+			  VHOST_CORE_GAP_USED_FLAGS),
 	RIG_HOST_CASE("backend-not-a-socket", backend_not_a_socket),
 };
 
