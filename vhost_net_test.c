@@ -408,19 +408,19 @@ static struct {
 	unsigned char buf[HDR_MAX + FRAME_MAX];
 	size_t len;
 	unsigned int bufs, want_bufs;	/* buffers so far, and in all */
-} rx;
+} gather;
 
 static void rx_check_frame(void)
 {
 	static unsigned char want[FRAME_MAX];
-	const struct virtio_net_hdr *h = (void *)rx.buf;
+	const struct virtio_net_hdr *h = (void *)gather.buf;
 	unsigned long n = st.received;
 	unsigned int len = frame_len(n);
 
 	CHECKF(n < st.delivered, "rx: frame 0x%lx received, but only 0x%lx were delivered",
 	       n, st.delivered);
-	CHECKF(rx.len == hdr_len + len, "rx frame 0x%lx: %zu bytes in %u buffers, expected %zu",
-	       n, rx.len, rx.bufs, hdr_len + len);
+	CHECKF(gather.len == hdr_len + len, "rx frame 0x%lx: %zu bytes in %u buffers, expected %zu",
+	       n, gather.len, gather.bufs, hdr_len + len);
 	/* Header: vhost-net's own (none of its fields set), or the socket's. */
 	if (opt.socket_hdr) {
 		struct virtio_net_hdr_mrg_rxbuf w;
@@ -437,13 +437,13 @@ static void rx_check_frame(void)
 		       virtio16_to_cpu(&vdev, h->csum_offset));
 	}
 	make_frame(n, want);
-	if (memcmp(rx.buf + hdr_len, want, len)) {
+	if (memcmp(gather.buf + hdr_len, want, len)) {
 		unsigned int i = 0;
 
-		while (rx.buf[hdr_len + i] == want[i])
+		while (gather.buf[hdr_len + i] == want[i])
 			i++;
 		fail("rx frame 0x%lx: byte %u is 0x%02x, expected 0x%02x",
-		     n, i, rx.buf[hdr_len + i], want[i]);
+		     n, i, gather.buf[hdr_len + i], want[i]);
 	}
 	st.received++;
 }
@@ -464,28 +464,28 @@ static unsigned long rx_collect(void)
 		       rxq.used, token, (void *)slot(&rxq, rxq.used));
 		CHECKF(len <= rxq.slot_len, "rx buffer 0x%lx: used length %u > its %zu bytes",
 		       rxq.used, len, rxq.slot_len);
-		CHECKF(rx.len + len <= sizeof(rx.buf),
-		       "rx frame 0x%lx: more than %zu bytes so far", st.received, sizeof(rx.buf));
-		if (!rx.bufs) {
+		CHECKF(gather.len + len <= sizeof(gather.buf),
+		       "rx frame 0x%lx: more than %zu bytes so far", st.received, sizeof(gather.buf));
+		if (!gather.bufs) {
 			const struct virtio_net_hdr_mrg_rxbuf *h = token;
 
 			CHECKF(len >= hdr_len, "rx frame 0x%lx: its first buffer has %u bytes, less than the header",
 			       st.received, len);
-			rx.want_bufs = 1;
+			gather.want_bufs = 1;
 			if (mergeable)
-				rx.want_bufs = virtio16_to_cpu(&vdev, h->num_buffers);
-			CHECKF(rx.want_bufs >= 1 && rx.want_bufs <= RING_SIZE,
-			       "rx frame 0x%lx: num_buffers %u", st.received, rx.want_bufs);
+				gather.want_bufs = virtio16_to_cpu(&vdev, h->num_buffers);
+			CHECKF(gather.want_bufs >= 1 && gather.want_bufs <= RING_SIZE,
+			       "rx frame 0x%lx: num_buffers %u", st.received, gather.want_bufs);
 		}
-		memcpy(rx.buf + rx.len, token, len);
-		rx.len += len;
-		rx.bufs++;
+		memcpy(gather.buf + gather.len, token, len);
+		gather.len += len;
+		gather.bufs++;
 		rxq.used++;
 		got++;
-		if (rx.bufs == rx.want_bufs) {
+		if (gather.bufs == gather.want_bufs) {
 			rx_check_frame();
-			rx.len = 0;
-			rx.bufs = 0;
+			gather.len = 0;
+			gather.bufs = 0;
 		}
 	}
 	return got;
@@ -596,22 +596,34 @@ static bool done(void)
 	       (!opt.rx || st.received == opt.frames);
 }
 
-/* Frames through so far, both ways. */
+/* Frames checked so far, both ways. */
 static unsigned long progress(void)
 {
-	return (opt.tx ? txq.used : 0) + (opt.rx ? st.received : 0);
+	return (opt.tx ? st.sunk : 0) + (opt.rx ? st.received : 0);
 }
 
-/* Sleep until a queue's call eventfd fires (or Ctrl-C). */
+/* Anything that moved: buffers back, frames checked. */
+static unsigned long events(void)
+{
+	return txq.used + rxq.used + progress();
+}
+
+/*
+ * Sleep until a queue's call eventfd fires, or (TX) a frame lands on the
+ * wire, which the program reads as the wire's other end would, whatever
+ * the driver's interrupts (or Ctrl-C).
+ */
 static void wait_for_call(void)
 {
-	struct pollfd p[2];
+	struct pollfd p[3];
 	unsigned int n = 0, i;
 	uint64_t v;
 	int r;
 
 	if (opt.tx)
 		p[n++] = (struct pollfd){ .fd = txq.call.fd, .events = POLLIN };
+	if (opt.tx)
+		p[n++] = (struct pollfd){ .fd = vhost_net_wire_fd(net), .events = POLLIN };
 	if (opt.rx)
 		p[n++] = (struct pollfd){ .fd = rxq.call.fd, .events = POLLIN };
 	r = poll(p, n, CALL_TIMEOUT_MS);
@@ -637,7 +649,7 @@ static void run(void)
 
 	rig_progress_init(&prog, "frames", total, true);
 	while (!rig_interrupted) {
-		unsigned long before = progress();
+		unsigned long before = events();
 		bool moved, wait;
 
 		if (opt.tx)
@@ -663,7 +675,7 @@ static void run(void)
 			check_health();
 		} while (moved && !rig_interrupted);
 
-		if (progress() == before)
+		if (events() == before)
 			st.spurious++;
 		if (done() || rig_interrupted)
 			break;

@@ -41,6 +41,12 @@ long vhost_net_take(struct vhost_net_dev *d, void *buf, size_t len)
 	abort();
 }
 
+int vhost_net_wire_fd(struct vhost_net_dev *d)
+{
+	(void)d;
+	abort();
+}
+
 void vhost_net_stats(struct vhost_net_dev *d, struct rig_packet_stats *s)
 {
 	(void)d, (void)s;

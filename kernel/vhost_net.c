@@ -116,6 +116,11 @@ long vhost_net_take(struct vhost_net_dev *d, void *buf, size_t len)
 	return r;
 }
 
+int vhost_net_wire_fd(struct vhost_net_dev *d)
+{
+	return rig_packet_sink_fd(d->wire);
+}
+
 void vhost_net_stats(struct vhost_net_dev *d, struct rig_packet_stats *s)
 {
 	rig_packet_stats(d->wire, s);

@@ -50,6 +50,11 @@ int vhost_net_socket_fd(struct vhost_net_dev *d);
 int vhost_net_deliver(struct vhost_net_dev *d, const void *hdr, const void *frame,
 		      unsigned int len);
 long vhost_net_take(struct vhost_net_dev *d, void *buf, size_t len);
+/*
+ * An eventfd readable once frames wait on the wire (read it before
+ * taking them), or -1 when the socket wakes nobody (opts.wake false).
+ */
+int vhost_net_wire_fd(struct vhost_net_dev *d);
 void vhost_net_stats(struct vhost_net_dev *d, struct rig_packet_stats *s);
 
 /*

@@ -6,7 +6,9 @@
  * sink of what is sent, the receive queue of what is delivered.
  */
 #include <fcntl.h>
+#include <stdint.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 
 #include <linux/kernel.h>
 #include <linux/err.h>
@@ -31,6 +33,7 @@ struct rig_packet {
 	struct rig_packet_opts opts;
 	struct sk_buff_head sink;	/* sent, not yet taken */
 	bool nospace;			/* under sink.lock: a sender found it full */
+	int sink_fd;			/* the sink's reader's wake-up, or -1 */
 	int fd;
 	struct rig_packet_stats stats;	/* each counted with __atomic */
 };
@@ -50,7 +53,7 @@ static int packet_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct rig_packet *po = pkt_sk(sock->sk);
 	size_t hdr = po->opts.vnet_hdr;
 	struct sk_buff *skb;
-	bool full;
+	bool full, first;
 
 	if (len < hdr + ETH_HLEN) {
 		count(&po->stats.refused);
@@ -77,9 +80,16 @@ static int packet_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		return -EFAULT;
 	}
 	spin_lock(&po->sink.lock);
+	first = !skb_queue_len(&po->sink);
 	__skb_queue_tail(&po->sink, skb);
 	spin_unlock(&po->sink.lock);
 	count(&po->stats.sent);
+	if (first && po->sink_fd >= 0) {
+		uint64_t one = 1;
+
+		if (write(po->sink_fd, &one, sizeof(one)) != sizeof(one))
+			pr_warn("rig packet socket: waking the sink's reader failed\n");
+	}
 	return len;
 }
 
@@ -153,6 +163,8 @@ static int packet_release(struct socket *sock)
 	skb_queue_purge(&po->sk.sk_receive_queue);
 	skb_queue_purge(&po->sink);
 	destroy_waitqueue_head(sk_sleep(&po->sk));
+	if (po->sink_fd >= 0)
+		close(po->sink_fd);
 	kfree(po);
 	return 0;
 }
@@ -179,6 +191,14 @@ struct rig_packet *rig_packet_open(const struct rig_packet_opts *o, int *fd)
 		goto fail;
 	}
 	po->opts = *o;
+	po->sink_fd = -1;
+	if (o->wake) {
+		po->sink_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (po->sink_fd < 0) {
+			*fd = -EMFILE;
+			goto fail;
+		}
+	}
 	po->sk.sk_family = AF_PACKET;
 	po->sk.sk_type = SOCK_RAW;
 	po->sk.sk_sndbuf = SNDBUF_BYTES;
@@ -194,6 +214,8 @@ struct rig_packet *rig_packet_open(const struct rig_packet_opts *o, int *fd)
 	if (IS_ERR(file)) {
 		*fd = PTR_ERR(file);
 		destroy_waitqueue_head(sk_sleep(&po->sk));
+		if (po->sink_fd >= 0)
+			close(po->sink_fd);
 		goto fail;
 	}
 	/* A number no other descriptor of this process can have. */
@@ -211,6 +233,11 @@ struct rig_packet *rig_packet_open(const struct rig_packet_opts *o, int *fd)
 fail:
 	kfree(po);
 	return NULL;
+}
+
+int rig_packet_sink_fd(struct rig_packet *p)
+{
+	return p->sink_fd;
 }
 
 void rig_packet_close(struct rig_packet *p)

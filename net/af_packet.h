@@ -6,7 +6,9 @@
  * A frame the socket's user sends (its sendmsg) lands in the sink, where
  * rig_packet_take() reads it; a frame rig_packet_deliver() puts on the
  * wire is queued on the socket's receive queue, as a device's driver
- * queues what it receives, and wakes whoever polls the socket.  Both
+ * queues what it receives, and wakes whoever polls the socket.  The
+ * sink's reader has a wake-up of its own: an eventfd, readable once a
+ * frame lands in an empty sink (rig_packet_sink_fd()).  Both
  * queues are bounded: a full sink makes sendmsg say -EAGAIN (and wakes
  * pollers for EPOLLOUT once the test takes a frame), a full receive queue
  * drops what is delivered, as a packet socket drops past its receive
@@ -32,8 +34,9 @@ struct rig_packet_opts {
 	unsigned int sink_frames;	/* frames sent, not yet taken */
 	unsigned int queue_frames;	/* frames delivered, not yet received */
 	/*
-	 * Wake the socket's pollers on a delivery and on room in the sink
-	 * (false: whoever reads the socket is called by the test itself).
+	 * Wake the socket's pollers on a delivery and on room in the sink,
+	 * and the sink's reader on a frame (false: the test calls whoever
+	 * reads the socket itself, and reads the sink when it likes).
 	 */
 	bool wake;
 };
@@ -44,6 +47,8 @@ struct rig_packet_opts {
  * -errno) if out of memory or descriptors.
  */
 struct rig_packet *rig_packet_open(const struct rig_packet_opts *o, int *fd);
+/* The sink's eventfd (opts.wake), or -1: read it before taking frames. */
+int rig_packet_sink_fd(struct rig_packet *p);
 /* Close the descriptor: the socket goes when no kernel code holds it. */
 void rig_packet_close(struct rig_packet *p);
 
