@@ -84,21 +84,13 @@ FUZZ_TARGETS += fuzz/fuzz_virtqueue
 FUZZ_TARGETS += fuzz/fuzz_vhost_user
 fuzz/fuzz_vhost_user-objs := $(VU_BACKEND_OBJS)
 
-# make check's standard output is KTAP alone (make check | tee check.tap):
-# while a check is among the goals, the build's "  CC ..." lines go to
-# stderr, in the makes it runs too (V=1's commands, which make itself
-# echoes, still go to stdout).
-ifneq ($(filter check check-%,$(MAKECMDGOALS)),)
-export RIG_BUILD_MSGS := stderr
-endif
-
 ifeq ($(V),1)
 Q :=
 quiet := @:
 else
 Q := @
 # make -s prints nothing on success.
-quiet := $(if $(findstring s,$(firstword -$(MAKEFLAGS))),@:,@printf $(if $(filter stderr,$(RIG_BUILD_MSGS)),>&2) '  %-7s %s\n')
+quiet := $(if $(findstring s,$(firstword -$(MAKEFLAGS))),@:,@printf '  %-7s %s\n')
 endif
 
 # 'TEXT' as one shell word.

@@ -92,9 +92,15 @@ clean:
 # ---- Checking ----
 # make check [T=REGEX]: tests/run-check.sh on this folder's programs and
 # test programs, with the fuzz targets built (fuzz-build) for their short
-# runs.
-check: all test-programs fuzz-build
-	$(Q)$(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T)))
+# runs.  They are built first by a make of their own whose standard output
+# goes to stderr, so that make check's is KTAP alone from its first line
+# (make check | tee check.tap), whatever is built and however (V=1 too:
+# these two commands are never echoed).
+check-build = $(MAKE) --no-print-directory all test-programs fuzz-build >&2
+check-run = $(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T)))
+check:
+	@$(check-build)
+	@$(check-run)
 
 # Sanitizer and valgrind builds: each in its own folder, the check matrix
 # there (tests/check-modes.mk; valgrind runs the single-threaded programs

@@ -7,7 +7,8 @@
 # stats.c and a fuzz target's source are made newer, and make check runs
 # one short check there: stdout must start with "KTAP version 1" and hold
 # KTAP lines only, and the "  CC ..." lines of the rebuild must be on
-# stderr (so that the test sees a build happen).
+# stderr (so that the test sees a build happen); then stats.c again, with
+# V=1, whose commands must be on stderr too.
 #
 # Usage: tests/runner/stdout.sh [BUILD_DIR]   (the top-level build only)
 set -u
@@ -34,18 +35,24 @@ tar --exclude=./.git --exclude='./build-*' --exclude=./ksrc -cf - . |
 [ -d build-fuzz ] && cp -a build-fuzz "$tmp/tree/"
 touch "$tmp/tree/stats.c" "$tmp/tree/fuzz/fuzz_vringh.c"
 # A make running us hands its flags on (-s, -j); this make is the user's.
-MAKEFLAGS='' MAKELEVEL='' make -C "$tmp/tree" --no-print-directory -j2 check \
-	T='^vring_bench -h$' >"$tmp/out" 2>"$tmp/err"
-rc=$?
-
+# Then again with V=1 and stats.c newer again: the commands make echoes
+# must go to stderr too.
 why=
-[ "$rc" -eq 0 ] || why="exit status $rc"
-[ "$(head -n 1 "$tmp/out")" = "KTAP version 1" ] ||
-	why="${why:+$why; }the first line of stdout is not 'KTAP version 1'"
-if grep -Ev '^(KTAP version 1|1\.\.[0-9]+|(not )?ok [0-9]+ - .*|#.*|  .*|[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped)$' \
-	"$tmp/out" >"$tmp/bad"; then
-	why="${why:+$why; }stdout has lines that are not KTAP: $(head -n 3 "$tmp/bad" | tr '\n' '|')"
-fi
+for v in "" V=1; do
+	[ -z "$v" ] || touch "$tmp/tree/stats.c"
+	MAKEFLAGS='' MAKELEVEL='' make -C "$tmp/tree" --no-print-directory -j2 check $v \
+		T='^vring_bench -h$' >"$tmp/out$v" 2>"$tmp/err$v"
+	rc=$?
+	[ "$rc" -eq 0 ] || why="${why:+$why; }${v:+$v: }exit status $rc"
+	[ "$(head -n 1 "$tmp/out$v")" = "KTAP version 1" ] ||
+		why="${why:+$why; }${v:+$v: }the first line of stdout is not 'KTAP version 1'"
+	if grep -Ev '^(KTAP version 1|1\.\.[0-9]+|(not )?ok [0-9]+ - .*|#.*|  .*|[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped)$' \
+		"$tmp/out$v" >"$tmp/bad"; then
+		why="${why:+$why; }${v:+$v: }stdout has lines that are not KTAP: $(head -n 3 "$tmp/bad" | tr '\n' '|')"
+	fi
+done
+grep -Eq -- '-o stats(\.o)? ' "$tmp/errV=1" ||
+	why="${why:+$why; }V=1: stderr lacks the rebuild's commands (cc ... -o stats)"
 grep -Eq '^  CC +stats\.o$' "$tmp/err" ||
 	why="${why:+$why; }stderr lacks the rebuild's '  CC stats.o' line"
 if grep -q 'cannot build libFuzzer targets' "$tmp/err"; then
@@ -59,6 +66,6 @@ if [ -z "$why" ]; then
 fi
 echo "FAIL: runner/make check stdout is KTAP alone"
 echo "runner: $why" >&2
-sed 's/^/  stdout | /' "$tmp/out" | head -n 20 >&2
-sed 's/^/  stderr | /' "$tmp/err" | head -n 20 >&2
+sed 's/^/  stdout | /' "$tmp/out" "$tmp/outV=1" | head -n 20 >&2
+sed 's/^/  stderr | /' "$tmp/err" "$tmp/errV=1" | head -n 20 >&2
 exit 1
