@@ -111,7 +111,7 @@ echo "mutate: unmutated: $(tail -n 1 "$tmp/base.tap")"
 # output of one run and its exit status (124: the run ran out of time).
 verdict() {
 	awk -v rc="$2" '
-	/^ *# .*timed out after [0-9]+s$|exited with status 124 without/ { timed = 1 }
+	/^ *# .*timed out( after [0-9]+s$|: )|exited with status 124 without/ { timed = 1 }
 	/^ *not ok [0-9]+ - / {
 		name = $0; sub(/^ *not ok [0-9]+ - /, "", name); sub(/ # time [0-9.]+s$/, "", name)
 		if (!timed) { kills++; if (first == "") first = name } else touts++

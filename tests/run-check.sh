@@ -31,8 +31,11 @@
 # first BUILD_DIR's with --ksrc), and the next starts its long checks
 # longest first by them (tests/lib/ktap.sh).
 #
-# Environment: CHECK_TIMEOUT (seconds a check may take, default 300),
-# PARALLEL_XFERS, VIRTIO_TEST_BUFS, FUZZ_DIR, FUZZ_CHECK_RUNS, and
+# Environment: CHECK_IDLE, CHECK_CPU (a check's bounds on its progress:
+# seconds all its processes may go without CPU, default 120, and CPU
+# seconds they may use, default 1200; tests/lib/ktap.sh), CHECK_TIMEOUT
+# (the wall clock's backstop, default 3600 s), PARALLEL_XFERS,
+# VIRTIO_TEST_BUFS, FUZZ_DIR, FUZZ_CHECK_RUNS, FUZZ_CHECK_CPU, and
 # RIG_CHECK_MODE (asan, ubsan, tsan or valgrind: how BUILD_DIR was built;
 # make check-asan ... sets it, else vringh_test --version tells).
 
@@ -72,7 +75,7 @@ done
 
 B=${1:-.}
 TIMES=$B/.rig-check-times
-TIMEOUT=${CHECK_TIMEOUT:-300}
+TIMEOUT=${CHECK_TIMEOUT:-3600}
 XFERS=${PARALLEL_XFERS:-200000}
 BUFS=${VIRTIO_TEST_BUFS:-0x4000}
 CTRL_C_AFTER=2

@@ -8,11 +8,15 @@
 # tests/README.
 #
 # The caller sets FILTER (an ERE or empty), LIST (non-empty: print the
-# names only), JOBS, TIMEOUT (seconds a check may take) and LOG (a private
-# folder, removed by the caller), and may set TIMES: a file of the checks'
-# wall times, one "SECONDS<TAB>NAME" line a check, which orders the long
-# checks (see the main loop) and which each run rewrites with the times
-# of the checks it ran.
+# names only), JOBS, TIMEOUT (seconds a check may take: a backstop) and
+# LOG (a private folder, removed by the caller), and may set TIMES: a file
+# of the checks' wall times, one "SECONDS<TAB>NAME" line a check, which
+# orders the long checks (see the main loop) and which each run rewrites
+# with the times of the checks it ran.  A check is bounded by its
+# progress, not the machine's speed (run_cmd): CHECK_IDLE (seconds its
+# processes may all go without CPU, default 120) and CHECK_CPU (CPU
+# seconds they may use, default 1200); a loaded machine makes a check
+# slower, never a failure.
 
 # ---- Declaring checks ----
 # Each check is one entry of CHECKS: the words of the call that runs it,
@@ -127,12 +131,81 @@ holds() {
 	esac
 }
 
-# run_cmd CMD...: CMD under timeout, its output in $W/out and $W/err; sets
-# the caller's start and rc.
+# tree_cpu PID: the CPU time, in clock ticks, that PID and every process
+# below it have used, those they reaped included (each process's utime,
+# stime, cutime and cstime: /proc/PID/stat fields 14 to 17).
+tree_cpu() {
+	local p st sum=0 f
+	for p in "$1" $(descendants "$1"); do
+		{ st=$(<"/proc/$p/stat"); } 2>/dev/null || continue
+		read -ra f <<<"${st##*) }"
+		sum=$((sum + f[11] + f[12] + f[13] + f[14]))
+	done
+	echo "$sum"
+}
+
+# watch_cmd PID FILE: stop the check whose timeout(1) is PID when it makes
+# no progress: when none of its processes used any CPU for CHECK_IDLE s
+# (all asleep: hung), or they used CHECK_CPU s of it (a runaway).  Says
+# which in FILE, then stops them (TERM, KILL 5 s later).  A loaded
+# machine gives a check less CPU a second, so neither bound is one on
+# its speed; TIMEOUT is the wall clock's backstop.
+watch_cmd() {
+	local pid=$1 idle=${CHECK_IDLE:-120} max=${CHECK_CPU:-1200} hz cpu last=-1 since=$SECONDS
+	hz=$(getconf CLK_TCK)
+	while sleep 1 && kill -0 "$pid" 2>/dev/null; do
+		cpu=$(tree_cpu "$pid")
+		[ "$cpu" = "$last" ] || last=$cpu since=$SECONDS
+		if [ $((SECONDS - since)) -ge "$idle" ]; then
+			echo "timed out: hung, none of its processes used any CPU for ${idle}s" >"$2"
+		elif [ "$cpu" -ge $((max * hz)) ]; then
+			echo "timed out: its processes used ${max}s of CPU, all a check may (CHECK_CPU)" >"$2"
+		else
+			continue
+		fi
+		stop_tree "$pid"
+		return
+	done
+}
+
+# stop_tree PID: TERM PID and every process below it, KILL those left 5 s
+# later.
+stop_tree() {
+	local pids p i left st
+	mapfile -t pids < <(echo "$1"; descendants "$1")
+	kill -TERM "${pids[@]}" 2>/dev/null
+	for ((i = 0; i < 50; i++)); do
+		left=()
+		for p in "${pids[@]}"; do
+			st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+			st=${st##*) }
+			[ "${st%% *}" = Z ] || left+=("$p")
+		done
+		[ ${#left[@]} -eq 0 ] && return
+		sleep 0.1
+	done
+	kill -KILL "${left[@]}" 2>/dev/null
+}
+
+# run_cmd CMD...: CMD under timeout and watch_cmd, its output in $W/out
+# and $W/err; sets the caller's start, rc and stopped (why it was stopped
+# before it ended, if it was).
 run_cmd() {
-	start=$EPOCHREALTIME
-	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err"
+	local pid wpid
+	start=$EPOCHREALTIME stopped=
+	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err" &
+	pid=$!
+	watch_cmd "$pid" "$W/stopped" &
+	wpid=$!
+	wait "$pid"
 	rc=$?
+	kill "$wpid" 2>/dev/null
+	wait "$wpid"
+	if [ -s "$W/stopped" ]; then
+		stopped=$(<"$W/stopped")
+	elif [ "$rc" -eq 124 ]; then
+		stopped="timed out after ${TIMEOUT}s"
+	fi
 }
 
 run_expect() {
@@ -154,8 +227,8 @@ run_expect() {
 		result todo "$name" "${line#*: known gap: } ($(elapsed "$start"))"
 		return
 	fi
-	if [ "$rc" -eq 124 ]; then
-		why="timed out after ${TIMEOUT}s"
+	if [ -n "$stopped" ]; then
+		why=$stopped
 	elif [ "$rc" -ne "$want" ]; then
 		why="exit status $rc, wanted $want"
 	else
@@ -208,6 +281,7 @@ run_suite() {
 	diag <"$W/err" | sed 's/^/  /'
 	echo "  1..$k"
 	sed 's/^/  /' "$W/nested"
+	[ -z "$stopped" ] || echo "# $stopped"
 	if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
 		# Not one of its lines failed: the suite itself counts as failed.
 		echo "# $* exited with status $rc without a FAIL line"
