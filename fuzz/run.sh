@@ -5,9 +5,11 @@
 #
 #   fuzz/run.sh --list                    the targets, one a line
 #   fuzz/run.sh --check BUILD_DIR TARGET  replay the seed corpus and the
-#                                         regression inputs, then a fixed
-#                                         number of runs from a fixed seed
-#                                         (FUZZ_CHECK_RUNS, default 200000)
+#                                         regression inputs, then fuzz from a
+#                                         fixed seed for FUZZ_CHECK_RUNS runs
+#                                         (default 200000) or FUZZ_CHECK_CPU
+#                                         seconds of CPU time (default 60),
+#                                         whichever comes first, and say which
 #   fuzz/run.sh --seconds N BUILD_DIR [TARGET...]
 #                                         fuzz each target for N seconds,
 #                                         growing BUILD_DIR/corpus/TARGET
@@ -60,12 +62,33 @@ case ${1:-} in
 		echo "$t: corpus replay failed (exit $rc)" >&2
 		exit 1
 	fi
-	# Then a fixed amount of fuzzing from a fixed seed: deterministic.
-	"$bin" "${COMMON[@]}" -seed=1 -runs="${FUZZ_CHECK_RUNS:-200000}" \
+	# Then fuzzing from a fixed seed, bounded by its progress (runs) or by
+	# the CPU time it was given, never by the clock: a loaded machine
+	# gives it less CPU a second, not less CPU.  SIGUSR1 makes libFuzzer
+	# finish the input it is on and stop, as if its runs were done.
+	runs=${FUZZ_CHECK_RUNS:-200000} cpu=${FUZZ_CHECK_CPU:-60}
+	"$bin" "${COMMON[@]}" -seed=1 -runs="$runs" -handle_usr1=1 \
 		-artifact_prefix="$2/findings/$t-" \
-		"$scratch" "${dirs[@]}" >"$scratch/fuzz.log" 2>&1
+		"$scratch" "${dirs[@]}" >"$scratch/fuzz.log" 2>&1 &
+	pid=$! why="$runs runs"
+	hz=$(getconf CLK_TCK)
+	while kill -0 "$pid" 2>/dev/null; do
+		# utime and stime, fields 14 and 15 of /proc/PID/stat (11 and 12
+		# after the name in parentheses).
+		st=$(cat "/proc/$pid/stat" 2>/dev/null) || break
+		read -ra st <<<"${st##*) }"
+		if [ $(((st[11] + st[12]) / hz)) -ge "$cpu" ]; then
+			why="$cpu CPU seconds"
+			kill -USR1 "$pid"
+			break
+		fi
+		sleep 0.5
+	done
+	wait "$pid"
 	rc=$?
 	tail -n 40 "$scratch/fuzz.log" >&2
+	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch/fuzz.log")
+	echo "$t: ${n:-?} inputs run, stopped by $why (FUZZ_CHECK_RUNS=$runs, FUZZ_CHECK_CPU=$cpu)"
 	exit $rc
 	;;
 --seconds)

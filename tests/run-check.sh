@@ -565,13 +565,14 @@ valgrind_checks() {
 	case_checks tests/iotlb "valgrind iotlb" "${VALGRIND[@]}"
 }
 
-# Each fuzz target replays its corpus, then fuzzes a fixed number of runs
-# from a fixed seed (fuzz/run.sh --check); the top-level make check builds
-# them in $FUZZ_DIR.
+# Each fuzz target replays its corpus, then fuzzes from a fixed seed for a
+# number of runs or of CPU seconds, whichever comes first, and says which
+# (fuzz/run.sh --check); the top-level make check builds them in
+# $FUZZ_DIR.
 fuzz_checks() {
 	local t name
 	for t in $(fuzz/run.sh --list); do
-		name="fuzz $t: corpus + ${FUZZ_CHECK_RUNS:-200000} runs, seed 1"
+		name="fuzz $t: corpus + ${FUZZ_CHECK_RUNS:-200000} runs or ${FUZZ_CHECK_CPU:-60} CPU s, seed 1"
 		if [ "$B" != . ]; then
 			skip_check "$name" "the top-level make check runs it"
 		elif [ "$MODE" != plain ]; then
@@ -579,7 +580,8 @@ fuzz_checks() {
 		elif [ ! -x "$FUZZ_DIR/fuzz/$t" ]; then
 			fail_check "$name" "not built: needs clang with libFuzzer (apt-get install clang libclang-rt-14-dev)"
 		else
-			expect "$name" 0 -- fuzz/run.sh --check "$FUZZ_DIR" "$t"
+			expect "$name" 0 out-note="^$t: [0-9]+ inputs run, stopped by " -- \
+				fuzz/run.sh --check "$FUZZ_DIR" "$t"
 		fi
 	done
 }

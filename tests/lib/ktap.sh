@@ -40,6 +40,9 @@ declare_check() {
 #   out-lines=N            stdout is N lines long
 #   out-last=TEXT          the last line of stdout is TEXT
 #   out-like=FILE          stdout is what FILE shows (see like)
+#   out-note=ERE           a line of stdout matches ERE, and the check's
+#                          result shows the first such line (what it did:
+#                          a fuzz run's inputs and what stopped it)
 #   err=ERE, err-empty ... the same of stderr
 # Exit 77 (when STATUS is not 77) is a SKIP: the ring code under test lacks
 # the feature, and the program said why on its first line of output.
@@ -123,6 +126,8 @@ holds() {
 			echo "the last line of $what is not '$arg'"
 			return 1
 		fi ;;
+	-note=*)
+		grep -Eq -- "$arg" "$f" || { echo "$what has no line matching '$arg'"; return 1; } ;;
 	-like=*)
 		like "$f" "$arg" ||
 			{ echo "$what is not like $arg (numbers aside, ... any lines):"; cat "$arg"; return 1; } ;;
@@ -239,6 +244,9 @@ run_expect() {
 	fi
 	if [ -z "$why" ]; then
 		grep -E '^[^ :]+: gap gone: ' "$W/out" | diag
+		for t in "${tests[@]}"; do
+			[[ $t == *-note=* ]] && grep -m1 -E -- "${t#*-note=}" "$W/${t%%-*}" | diag
+		done
 		result ok "$name" "$(elapsed "$start")"
 		return
 	fi
