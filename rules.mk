@@ -102,6 +102,13 @@ check:
 	@$(check-build)
 	@$(check-run)
 
+# make check-busy [T=REGEX] [HOGS=N]: the same checks beside N CPU hogs
+# (default two per CPU; tests/busy.sh): a check bounded by the machine's
+# speed rather than by its progress fails here (tests/README).
+check-busy:
+	@$(check-build)
+	@$(srctree)/tests/busy.sh $(if $(HOGS),-n $(call shell-quote,$(HOGS))) $(check-run)
+
 # Sanitizer and valgrind builds: each in its own folder, the check matrix
 # there (tests/check-modes.mk; valgrind runs the single-threaded programs
 # and the hostile and allocation-failure cases, tests/run-check.sh).
@@ -155,5 +162,5 @@ mutate:
 	$(Q)$(srctree)/mutate/run.sh $(if $(M),-m $(call shell-quote,$(value M))) \
 		$(if $(T),-t $(call shell-quote,$(value T)))
 
-.PHONY: FORCE all check clean fuzz fuzz-build fuzz-targets test-programs \
+.PHONY: FORCE all check check-busy clean fuzz fuzz-build fuzz-targets test-programs \
 	$(CHECK_MODES) mutate torture-drivers
