@@ -1075,8 +1075,11 @@ static const struct vh_case cases[] = {
 	  .send = addr_before_table, .want = "ring addresses before the memory table" },
 	{ "ring address outside every region", .hello = true,
 	  .send = addr_outside_regions, .want = "outside every memory region" },
-	{ "queue index out of range (1: blk has one queue)", .hello = true,
-	  STATE(VHOST_USER_SET_VRING_NUM, 1, 256), .want = "queue index 1 out of range" },
+	{ "queue index out of range (16: blk offers 16 queues by default)", .hello = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 16, 256),
+	  .want = "queue index 16 out of range (the device has 16)" },
+	{ "edge: queue index 15 (blk's last by default)", .hello = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 15, 256), .stays = true },
 	{ "ring size 32769", .hello = true,
 	  STATE(VHOST_USER_SET_VRING_NUM, 0, 32769), .want = "ring size 32769 out of range" },
 	{ "ring size 0", .hello = true,
@@ -1107,9 +1110,13 @@ static const struct vh_case cases[] = {
 	{ "GET_QUEUE_NUM without MQ negotiated", .hello = true,
 	  PLAIN(VHOST_USER_GET_QUEUE_NUM), .want = "MQ was not negotiated" },
 
-	/* Multiqueue: vhost_dev --type=net --queues=2 has queues 0-3 and control queue 4. */
-	{ "edge: GET_QUEUE_NUM of blk (one queue) answers 1", .hello = true,
-	  .send = queue_num_is, .a = 1, .stays = true },
+	/*
+	 * Multiqueue: vhost_dev --type=blk offers 16 queues, as many as a
+	 * frontend may ask for; --type=net --queues=2 (a limit) has queues
+	 * 0-3 and control queue 4.
+	 */
+	{ "edge: GET_QUEUE_NUM of blk (no --queues) answers 16", .hello = true,
+	  .send = queue_num_is, .a = 16, .stays = true },
 	{ "edge: GET_QUEUE_NUM of net --queues=2 answers 5 (two pairs, the control queue)",
 	  .net = true, .hello = true, .send = queue_num_is, .a = 5, .stays = true },
 	{ "edge: net --queues=2: queue index 4 (the control queue)", .net = true, .hello = true,
@@ -1195,9 +1202,9 @@ static const struct vh_case cases[] = {
 	{ "GET_INFLIGHT_FD without INFLIGHT_SHMFD negotiated", .hello = true,
 	  .send = get_inflight_case, .a = 1 << 16 | 128,
 	  .want = "GET_INFLIGHT_FD: INFLIGHT_SHMFD was not negotiated" },
-	{ "GET_INFLIGHT_FD for 2 queues (blk has one)",
-	  .send = get_inflight_case, .a = 2 << 16 | 128, .b = 1,
-	  .want = "GET_INFLIGHT_FD: 2 queues, the device has 1" },
+	{ "GET_INFLIGHT_FD for 17 queues (blk has 16)",
+	  .send = get_inflight_case, .a = 17 << 16 | 128, .b = 1,
+	  .want = "GET_INFLIGHT_FD: 17 queues, the device has 16" },
 	{ "GET_INFLIGHT_FD for queues of 0",
 	  .send = get_inflight_case, .a = 1 << 16 | 0, .b = 1,
 	  .want = "GET_INFLIGHT_FD: queue size 0 out of range" },

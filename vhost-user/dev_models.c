@@ -553,12 +553,13 @@ void net_model_report(struct net_model *n, FILE *f)
 		(unsigned long long)n->tx_frames, (unsigned long long)n->returned,
 		(unsigned long long)n->dropped, (unsigned long long)n->bad,
 		(unsigned long long)n->probes);
-	if (net_has_ctrl(n)) {
+	/* A frontend that ran one pair and no control queue: the line ends. */
+	if (n->pairs_run > 1 || n->ctrl_ok || n->ctrl_err) {
 		unsigned int p;
 
 		fprintf(f, " ctrl_ok=%llu ctrl_err=%llu rx_per_pair=",
 			(unsigned long long)n->ctrl_ok, (unsigned long long)n->ctrl_err);
-		for (p = 0; p < n->pairs; p++)
+		for (p = 0; p < n->pairs_run || p == 0; p++)
 			fprintf(f, "%s%llu", p ? "," : "", (unsigned long long)n->pair[p].sent);
 	}
 	fputc('\n', f);
@@ -574,6 +575,8 @@ static void net_serve_pair(struct vub *vub, struct net_model *n, unsigned int p)
 	/* Both queues must run: frames move from one to the other. */
 	if (!net_pair_runs(vub, p))
 		return;
+	if (p >= n->pairs_run)
+		n->pairs_run = p + 1;
 	vringh_notify_disable_user(&rx->vrh);
 	vringh_notify_disable_user(&tx->vrh);
 	for (;;) {

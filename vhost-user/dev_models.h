@@ -60,11 +60,12 @@ struct net_model {
 	enum net_mode mode;
 	uint64_t frames;		/* source: how many to send (0: no end) */
 	unsigned int window;		/* source: most frames in flight per pair */
-	unsigned int pairs;		/* queue pairs (0: 1); >1 offers MQ and a control queue */
+	unsigned int pairs;		/* queue pairs offered (0: 1); >1 offers MQ and a control queue */
 	struct net_config config;
 	/* Counters over the process's life (every pair). */
 	uint64_t rx_frames, tx_frames, dropped, bad, returned;
 	uint64_t ctrl_ok, ctrl_err;	/* control commands answered OK, ERR */
+	unsigned int pairs_run;		/* 1 + the highest pair that ran */
 	bool done;			/* source: every frame came back */
 	bool counting;			/* source: a probe came back */
 	uint64_t probes;		/* source: probe frames sent */

@@ -39,7 +39,7 @@ static const struct dev_torture_case cases[] = {
 	{ "blk-seg-max", DT_CONFIG, "virtio-blk config: seg_max 0 (SEG_MAX offered)" },
 	{ "blk-size", DT_CONFIG, "virtio-blk config: blk_size 1000, not a power of 2 (BLK_SIZE offered)" },
 	{ "net-mtu", DT_CONFIG, "virtio-net config: mtu 67, below the spec's least 68 (MTU offered)" },
-	{ "net-queue-pairs", DT_CONFIG, "virtio-net config: max_virtqueue_pairs 0, below 1 (MQ offered: needs --queues=N > 1)" },
+	{ "net-queue-pairs", DT_CONFIG, "virtio-net config: max_virtqueue_pairs 0, below 1 (MQ offered: not with --queues=1)" },
 };
 
 const struct dev_torture_case *dev_torture_find(const char *name)

@@ -36,11 +36,12 @@ static const char usage_text[] =
 "                      were used; prints \"torture: CASE: done ...\" when it\n"
 "                      does, \"torture: CASE: never done\" at exit if not\n"
 "  --list              print the torture cases, one per line, and exit\n"
-"  --queues=N          blk: N request queues (1 to 16; VIRTIO_BLK_F_MQ and\n"
+"  --queues=N          offer at most N (1 to 16, default 16: as many as a\n"
+"                      frontend may ask for; it runs those it sets up)\n"
+"                      blk: N request queues (VIRTIO_BLK_F_MQ and\n"
 "                      num_queues in the config space when N > 1); net: N\n"
-"                      queue pairs (1 to 16; when N > 1 VIRTIO_NET_F_MQ,\n"
-"                      max_virtqueue_pairs N and a control queue, index 2N);\n"
-"                      default 1\n"
+"                      queue pairs (when N > 1 VIRTIO_NET_F_MQ,\n"
+"                      max_virtqueue_pairs N and a control queue, index 2N)\n"
 "  --version, -h, --help\n"
 "blk: --disk=FILE (served in place, size a multiple of 512) or --size=BYTES\n"
 "     (in memory, zeroed); --id=STRING (GET_ID, default \"rig-vhost-blk\");\n"
@@ -105,7 +106,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *sock = NULL, *type = NULL, *disk = NULL, *netmode = NULL;
-	unsigned long conns = 0, size = 0, qsize = 128, frames = 1000000, window = 128, queues = 1;
+	unsigned long conns = 0, size = 0, qsize = 128, frames = 1000000, window = 128;
+	unsigned long queues = NET_MAX_PAIRS;
 	bool connect_mode = false, print = false;
 	bool seen[O_COUNT] = { false };	/* which of our options were given */
 	u64 features = (1ull << VIRTIO_F_VERSION_1) |
@@ -229,7 +231,7 @@ int main(int argc, char **argv)
 		net.pairs = queues;
 		net.torture = torture.c ? &torture : NULL;
 		if (torture.c && !strcmp(torture.c->name, "net-queue-pairs") && queues < 2)
-			rig_usage_error("--torture=net-queue-pairs: the field is there only with MQ, --queues=N > 1");
+			rig_usage_error("--torture=net-queue-pairs: the field is there only with MQ, not with --queues=1");
 		net_model_init(&dev, &net, features);
 		dev_torture_net_config(net.torture, &net.config);
 	}

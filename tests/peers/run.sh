@@ -40,9 +40,13 @@ OFFERED=$(offered "$VHOST_DEV")
 HOST_IMPL=$(host_impl "$VHOST_DEV")
 
 # guest_blk NAME QEMU-DEVICE-OPTIONS [net]: one boot with a vhost-user-blk
-# device (and with "net", a vhost-user virtio-net device too).
+# device (and with "net", a vhost-user virtio-net device too), GUEST_SMP
+# vCPUs (default 1).  QEMU's default queue counts against vhost_dev's,
+# neither given: the blk device's num-queues (one per vCPU); the net
+# device mq=on with a queue pair per vCPU.
 guest_blk() {
 	local name=$1 opts=$2 net=${3:-} want_packed=0 want_ind=1 want_evt=1 a why=()
+	local smp=${GUEST_SMP:-1}
 	DEV_FAILS=""
 	local blk_pid net_pid cmd="rigblk=1 rigwrite=$WRITE_OFF,$WRITE_LEN,$WSEED" args=()
 
@@ -63,7 +67,7 @@ guest_blk() {
 	fi
 	blk_pid=$DEV_PID
 	args=(-chardev "socket,id=c0,path=$T/blk.sock"
-	      -device "vhost-user-blk-pci,chardev=c0,num-queues=1$opts")
+	      -device "vhost-user-blk-pci,chardev=c0$opts")
 	if [ -n "$net" ]; then
 		if ! start_dev net --type=net; then
 			fail "$name" "vhost_dev --type=net did not start"
@@ -72,8 +76,9 @@ guest_blk() {
 		fi
 		net_pid=$DEV_PID
 		cmd="$cmd rignet=2000"
-		args+=(-chardev "socket,id=n0c,path=$T/net.sock" -netdev vhost-user,id=n0,chardev=n0c
-		       -device "virtio-net-pci,netdev=n0,vectors=0$opts")
+		args+=(-chardev "socket,id=n0c,path=$T/net.sock"
+		       -netdev "vhost-user,id=n0,chardev=n0c,queues=$smp"
+		       -device "virtio-net-pci,netdev=n0,vectors=0$opts$([ "$smp" -gt 1 ] && echo ,mq=on)")
 	fi
 	boot "$name" "$cmd" "${args[@]}"
 	[ "$BOOT_RC" -eq 0 ] || why+=("qemu exit status $BOOT_RC")
@@ -100,6 +105,8 @@ guest_blk() {
 		has_bit "$a" 34; [ $? = $((1 - want_packed)) ] || why+=("packed acked: $a")
 		has_bit "$a" 28; [ $? = $((1 - want_ind)) ] || why+=("indirect acked: $a")
 		has_bit "$a" 29; [ $? = $((1 - want_evt)) ] || why+=("event_idx acked: $a")
+		# 12: VIRTIO_BLK_F_MQ, acked by QEMU when it has several queues.
+		has_bit "$a" 12; [ $? = $((smp > 1 ? 0 : 1)) ] || why+=("blk MQ acked: $a")
 	fi
 	grep '^frontend: ' "$T/blk.out" | grep -qv ' 0 errors, ' &&
 		why+=("backend: $(head -n 2 "$T/blk.err")")
@@ -114,6 +121,9 @@ guest_blk() {
 		a=$(acked "$T/net.out")
 		[ -n "$a" ] && { has_bit "$a" 34; [ $? = $((1 - want_packed)) ]; } ||
 			why+=("net: packed acked: $a")
+		# 22: VIRTIO_NET_F_MQ.
+		[ -n "$a" ] && { has_bit "$a" 22; [ $? = $((smp > 1 ? 0 : 1)) ]; } ||
+			why+=("net: MQ acked: $a")
 	fi
 	[ -z "$DEV_FAILS" ] || why+=("$DEV_FAILS $(tail -n 3 "$T/blk.err" "$T/net.err" 2>/dev/null)")
 	verdict "$name" "boot to result ${BOOT_S} s, guest read $(field blk_mbps) MB/s${net:+, longest wait for a frame $(field net_wait_ms) ms} (host ring code: $HOST_IMPL)" "${why[@]}"
@@ -149,8 +159,9 @@ bit_name() {
 	esac
 }
 
-# dpdk_run NAME DEVARGS WANT_BITS [QUEUES]: vhost_dev --net=source sends
-# $FRAMES frames over QUEUES queue pairs (default 1), testpmd returns them,
+# dpdk_run NAME DEVARGS WANT_BITS [QUEUES]: vhost_dev --net=source (its
+# default queues: as many as a frontend may ask for) sends $FRAMES frames
+# over the QUEUES queue pairs testpmd sets up (default 1), testpmd returns them,
 # vhost_dev checks each one (its pair, its place in the pair's sequence,
 # every byte); with several pairs each must have carried frames.
 dpdk_run() {
@@ -166,7 +177,7 @@ dpdk_run() {
 			return
 		fi
 	done
-	if ! start_dev dpdk --type=net --net=source --frames="$FRAMES" --queues="$queues"; then
+	if ! start_dev dpdk --type=net --net=source --frames="$FRAMES"; then
 		fail "$name" "vhost_dev --type=net did not start"
 		return
 	fi
@@ -193,7 +204,7 @@ dpdk_run() {
 	verdict "$name" "" "${why[@]}"
 }
 
-guest_blk "guest virtio-blk split + virtio-net (vhost-user, QEMU TCG)" "" net
+GUEST_SMP=2 guest_blk "guest -smp 2, QEMU's and vhost_dev's default queues: virtio-blk split + virtio-net mq=on (vhost-user, QEMU TCG)" "" net
 guest_blk "guest virtio-blk split indirect_desc=off event_idx=off" ",indirect_desc=off,event_idx=off"
 guest_blk "guest virtio-blk packed" ",packed=on"
 guest_blk "guest virtio-blk packed indirect_desc=off event_idx=off" ",packed=on,indirect_desc=off,event_idx=off"
