@@ -714,6 +714,8 @@ static void queue_setup(struct netq *nq, size_t slot_len)
 	CHECK(nq->ring && nq->slots);
 	rig_chan_init(&nq->kick);
 	rig_chan_init(&nq->call);
+	/* The vhost core reads kicks and writes calls itself: plain eventfds. */
+	nq->kick.raw = nq->call.raw = true;
 	rig_queue_make(&nq->q, &vdev, RING_SIZE, nq->ring, false, notify, vq_callback,
 		       nq->name);
 	nq->vq = nq->q.vq;

@@ -903,6 +903,8 @@ int main(int argc, char *argv[])
 	CHECK(ring && slots);
 	rig_chan_init(&kick);
 	rig_chan_init(&call);
+	/* The kernel's vhost core reads kicks and writes calls itself. */
+	kick.raw = call.raw = opt.vhost;
 
 	rig_vdev_init(&drv.vdev, opt.features);
 	drv.next_reset = opt.reset;

@@ -2,14 +2,12 @@
 /* The rig's shared harness: see harness.h. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -171,61 +169,4 @@ void rig_shm_destroy(struct rig_shm *shm)
 	if (shm->host != shm->guest)
 		munmap(shm->host, shm->size);
 	shm->guest = shm->host = NULL;
-}
-
-void rig_chan_init(struct rig_chan *c)
-{
-	c->fd = eventfd(0, EFD_CLOEXEC);
-	if (c->fd < 0)
-		rig_die("eventfd");
-	c->signalled = 0;
-	c->woken = 0;
-}
-
-void rig_chan_destroy(struct rig_chan *c)
-{
-	close(c->fd);
-	c->fd = -1;
-}
-
-void rig_chan_wake(struct rig_chan *c)
-{
-	uint64_t one = 1;
-
-	if (write(c->fd, &one, sizeof(one)) != sizeof(one))
-		rig_die("eventfd write");
-}
-
-void rig_chan_signal(struct rig_chan *c)
-{
-	c->signalled++;
-	rig_chan_wake(c);
-}
-
-void rig_chan_wait(struct rig_chan *c)
-{
-	uint64_t n;
-
-	while (read(c->fd, &n, sizeof(n)) != sizeof(n))
-		if (errno != EINTR)
-			rig_die("eventfd read");
-	c->woken++;
-}
-
-bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms)
-{
-	struct pollfd p = { .fd = c->fd, .events = POLLIN };
-	int n;
-
-	do
-		n = poll(&p, 1, timeout_ms);
-	while (n < 0 && errno == EINTR && !rig_interrupted);
-	if (n < 0 && errno == EINTR)
-		return false;		/* Ctrl-C: see rig_catch_interrupt() */
-	if (n < 0)
-		rig_die("poll");
-	if (n == 0)
-		return false;
-	rig_chan_wait(c);
-	return true;
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What every rig program needs and none should write twice.  One header,
- * six files behind it (HARNESS_OBJS in the Makefile), one idea each:
+ * the files behind it (HARNESS_OBJS in the Makefile), one idea each:
  *
  *   harness.c  checks that stop with a location, CPU choice and pinning,
- *              shared memory mapped at two addresses, notification
- *              channels;
+ *              shared memory mapped at two addresses;
+ *   chan.c     notification channels (eventfds) whose waiter spins for
+ *              as long as a wake-up costs, then sleeps;
  *   text.c     number parsing, JSON strings and the build line, libc only
  *              (text.h; the stand-alone tools link it too);
  *   cli.c      the command line: exit statuses, usage errors, SKIPs,
@@ -102,13 +103,44 @@ struct rig_shm {
 void rig_shm_create(struct rig_shm *shm, size_t size);
 void rig_shm_destroy(struct rig_shm *shm);
 
-/* A one-way notification (eventfd). */
+/*
+ * ---- Notification channels (chan.c) ----
+ *
+ * A one-way notification (eventfd) whose waiter spins before it sleeps,
+ * for as long as a wake-up costs here and no longer: spinning longer than
+ * a wake-up takes costs more than sleeping, and sleeping when the signal
+ * was about to come costs a wake-up's time (a cross-CPU wake-up round
+ * trip is tens of microseconds on an idle VM, milliseconds on a loaded
+ * one: bench/wakeup, bench/README).  The cost is measured as the program
+ * runs: each wait that slept through a signal times it from the signal to
+ * the waiter running again, and @wake_ns keeps their running mean, the
+ * spin's budget (at most RIG_SPIN_MAX_NS).  A signal to a waiter that is
+ * spinning is a store to shared memory, not a system call.  Who signals
+ * when is the ring's business and does not change: a side that waits
+ * longer than a wake-up (for a ring-full of buffers) still sleeps.
+ */
 struct rig_chan {
 	int fd;
 	unsigned long signalled;	/* times signal() was called */
 	unsigned long woken;		/* times wait() returned */
+	unsigned long slept;		/* wake-ups timed (waits that slept through a signal) */
+	/*
+	 * The other end is not a rig_chan (a kernel tree's vhost core reads
+	 * and writes the eventfd itself): every signal writes, every wait
+	 * reads, nobody spins.
+	 */
+	bool raw;
+	int pending;			/* a signal not yet taken */
+	int asleep;			/* the waiter may be in read() or poll() */
+	unsigned long long signal_ns;	/* when signal() last wrote (rig_now_ns()) */
+	unsigned long long wake_ns;	/* the waiter's: what a wake-up took, running mean */
 };
 
+/* The most a waiter spins, whatever a wake-up costs: 1 ms. */
+#define RIG_SPIN_MAX_NS		1000000ULL
+
+/* CLOCK_MONOTONIC in ns. */
+unsigned long long rig_now_ns(void);
 void rig_chan_init(struct rig_chan *c);
 void rig_chan_destroy(struct rig_chan *c);
 void rig_chan_signal(struct rig_chan *c);
@@ -117,14 +149,19 @@ void rig_chan_signal(struct rig_chan *c);
  * which must not touch @signalled while the channel's own sender does.
  */
 void rig_chan_wake(struct rig_chan *c);
-/* Block until signalled; swallows every pending signal at once. */
+/*
+ * Wait until signalled: spin for as long as a wake-up costs, then sleep.
+ * Takes every pending signal at once.
+ */
 void rig_chan_wait(struct rig_chan *c);
 /*
- * As rig_chan_wait(), but wait with poll() for at most @timeout_ms (negative:
- * for ever).  False if it timed out, or Ctrl-C came (rig_interrupted), with
- * nothing swallowed.
+ * As rig_chan_wait(), but sleep with poll() for at most @timeout_ms
+ * (negative: for ever).  False if it timed out, or Ctrl-C came
+ * (rig_interrupted), with nothing taken.
  */
 bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms);
+/* How long @c's waiter spins: its wake-up cost so far, at most RIG_SPIN_MAX_NS. */
+unsigned long long rig_chan_spin_ns(const struct rig_chan *c);
 
 /*
  * ---- The command line (cli.c) ----
