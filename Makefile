@@ -33,6 +33,8 @@ vring_bench-objs = $(VHOST_OBJS)
 VHOST_NET_PROG_OBJS = $(VHOST_OBJS) $(or $(VHOST_NET_OBJS),kernel/no_vhost_net.o)
 PROGS += vhost_net_test
 vhost_net_test-objs = $(VHOST_NET_PROG_OBJS)
+# bench/wakeup: what a round trip between two CPUs costs (bench/README).
+PROGS += bench/wakeup
 TEST_PROGS += tests/hostile
 TEST_PROGS += tests/vhost_core_hostile
 tests/vhost_core_hostile-objs = $(VHOST_OBJS)

@@ -403,7 +403,15 @@ usage_checks() {
 	expect "vring_bench --cpu 1023 names the allowed CPUs" 2 \
 		err="may run on CPUs $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)\$" -- \
 		"$B/vring_bench" --cpu 1023
-	for prog in vringh_test virtio_test vring_bench vhost_net_test vhost_dev; do
+	# bench/wakeup's figures are bench/README's; here only their shape.
+	expect "bench/wakeup --round-trips=200 --rounds=3: one line a way" 0 out-lines=4 \
+		out='^CPUs [0-9]+ and [0-9]+, 3 rounds of 200 round trips$' \
+		out='^cache line round trip: [0-9]+ ns \(rounds [0-9]+ to [0-9]+\)$' \
+		out='^eventfd round trip: [0-9]+ ns ' out='^futex round trip: [0-9]+ ns ' err-empty -- \
+		"$B/bench/wakeup" --round-trips=200 --rounds=3
+	expect "usage error: bench/wakeup --rounds=0" 2 out-empty err='^bench/wakeup: ' \
+		err-last="try 'bench/wakeup --help'" -- "$B/bench/wakeup" --rounds=0
+	for prog in vringh_test virtio_test vring_bench vhost_net_test vhost_dev bench/wakeup; do
 		for o in -h --help; do
 			expect "$prog $o" 0 out="^Usage: $prog" err-empty -- "$B/$prog" $o
 		done
