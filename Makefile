@@ -50,7 +50,7 @@ TEST_PROGS += tests/iotlb
 TEST_PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost-user/wire.o
 TEST_PROGS += tests/vhost_hostile
-tests/vhost_hostile-objs := vhost-user/wire.o
+tests/vhost_hostile-objs := vhost-user/wire.o harness/ktap.o
 
 # vhost-user (vhost-user/README): the backend ./vhost_dev and the frontend
 # ./vhost_test, run from the top level like the other programs.

@@ -9,9 +9,9 @@
 # "not ok N - NAME # time 0.12s" after "# ..." lines saying why,
 # "ok N - NAME # SKIP reason" (the code under test lacks what the check
 # needs), or "not ok N - NAME # TODO reason" (a known gap of a kernel
-# tree's code showed: neither a pass nor a failure).  A sub-suite with
-# PASS:/FAIL:/SKIP: lines of its own (stats, bench, the vhost-user peers)
-# is one check with its lines as nested KTAP.  The last line counts every
+# tree's code showed: neither a pass nor a failure).  A sub-suite (stats,
+# bench, the vhost-user peers) prints KTAP of its own: one check, its
+# results nested.  The last line counts every
 # check and sub-suite line: "N passed, N failed, N skipped"; the line
 # before it, "# N todo ...", counts the TODOs if any.  Exit status is
 # non-zero if anything failed.  prove

@@ -8,7 +8,7 @@
  * and checks that the backend drops the connection (or, for a case that
  * only stops a queue, keeps it) and says the expected thing on stderr.
  * After every case a well-behaved frontend must still be served.  Prints
- * one PASS:/FAIL:/SKIP: line per case; exit status 1 if any failed.
+ * KTAP (harness/ktap.h), a result per case; exit status 1 if any failed.
  *
  * Usage: tests/vhost_hostile VHOST_DEV
  */
@@ -30,6 +30,7 @@
 #include <linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
 #include "harness/harness.h"
+#include "harness/ktap.h"
 #include "vhost-user/wire.h"
 
 /* One vhost_dev under test. */
@@ -58,7 +59,6 @@ static struct vh_dev devs[] = {
 #define NDEVS	(sizeof(devs) / sizeof(devs[0]))
 static struct vh_dev *dev = &devs[DEV_BLK];	/* the one the case runs against */
 static char dir[64];
-static int failures;
 static uint8_t *mem;			/* the frontend's memory, as its addresses */
 static int fds[VHOST_USER_MAX_FDS];	/* memory files of MEM_SIZE bytes */
 static const char *this_case;		/* the case running, if one is */
@@ -95,9 +95,8 @@ static void stop_dev(void)
 		kill(d->pid, SIGTERM);
 		if (waitpid(d->pid, &status, 0) == d->pid &&
 		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-			printf("FAIL: vhost-user hostile frontend: vhost_dev %s did not exit cleanly (status 0x%x)\n",
-			       d->args[0], status);
-			failures++;
+			ktap_test_fail("vhost-user hostile frontend: vhost_dev %s did not exit cleanly (status 0x%x)",
+				       d->args[0], status);
 		}
 		d->pid = 0;
 		unlink(d->sock);
@@ -126,10 +125,10 @@ static int connect_dev(void)
 		usleep(10000);
 	}
 	/* The case that brought it down is the one that fails. */
-	printf("FAIL: vhost-user hostile frontend: %s%svhost_dev no longer serves (connect: %s)\n",
-	       this_case ? this_case : "", this_case ? ": " : "", strerror(errno));
+	ktap_test_fail("vhost-user hostile frontend: %s%svhost_dev no longer serves (connect: %s)",
+		       this_case ? this_case : "", this_case ? ": " : "", strerror(errno));
 	stop_dev();
-	exit(1);
+	exit(ktap_finished());
 }
 
 static void send_msg(int s, struct vhost_user_msg *m, const int *fds, unsigned int n)
@@ -1415,7 +1414,10 @@ static void no_leaks(void)
 	usleep(200000);
 	base = footprint();
 	if (base.fds < 0 || base.maps < 0 || base.threads < 0) {
-		printf("SKIP: %s: /proc/%d is not readable here\n", name, (int)dev->pid);
+		char why[64];
+
+		snprintf(why, sizeof(why), "/proc/%d is not readable here", (int)dev->pid);
+		ktap_test_skip(why, "%s", name);
 		return;
 	}
 	for (round = 0; round < 2; round++) {
@@ -1424,25 +1426,25 @@ static void no_leaks(void)
 			session(s, k);
 			close(s);
 			if (!still_serving()) {
-				printf("FAIL: %s\n  dropped after step %u: the next frontend was not served: %s\n",
-				       name, k, new_errors());
-				failures++;
+				ktap_test_fail("%s", name);
+				ktap_print_msg("  dropped after step %u: the next frontend was not served: %s",
+					       k, new_errors());
 				return;
 			}
 			f = settled(base);
 			if (!within(f, base)) {
-				printf("FAIL: %s\n  dropped after step %u (round %u): fds %d -> %d, mappings %d -> %d, threads %d -> %d\n",
-				       name, k, round + 1, base.fds, f.fds, base.maps, f.maps,
-				       base.threads, f.threads);
-				failures++;
+				ktap_test_fail("%s", name);
+				ktap_print_msg("  dropped after step %u (round %u): fds %d -> %d, mappings %d -> %d, threads %d -> %d",
+					       k, round + 1, base.fds, f.fds, base.maps, f.maps,
+					       base.threads, f.threads);
 				return;
 			}
 		}
 	}
 	new_errors();	/* a frontend gone mid-session is no protocol error */
-	printf("PASS: %s\n# %s: %d fds, %d mappings, %d threads after each of %d sessions\n",
-	       name, name, base.fds, base.maps, base.threads, SESSION_STEPS + 2);
-	fflush(stdout);
+	ktap_test_pass("%s", name);
+	ktap_print_msg("%s: %d fds, %d mappings, %d threads after each of %d sessions",
+		       name, base.fds, base.maps, base.threads, SESSION_STEPS + 2);
 }
 
 static void run_case(const struct vh_case *c)
@@ -1453,7 +1455,7 @@ static void run_case(const struct vh_case *c)
 	char *e;
 
 	if (c->skip) {
-		printf("SKIP: vhost-user hostile frontend: %s: %s\n", c->name, c->skip);
+		ktap_test_skip(c->skip, "vhost-user hostile frontend: %s", c->name);
 		return;
 	}
 	this_case = c->name;
@@ -1471,19 +1473,17 @@ static void run_case(const struct vh_case *c)
 		want = c->want_kernel;
 	said = want ? strstr(e, want) != NULL : !strstr(e, "vhost-");
 	if (conn_ok && said && serving && !case_problem) {
-		printf("PASS: vhost-user hostile frontend: %s\n", c->name);
+		ktap_test_pass("vhost-user hostile frontend: %s", c->name);
 	} else {
-		printf("FAIL: vhost-user hostile frontend: %s\n", c->name);
-		printf("  connection %s, backend %s serving%s%s, wanted %s%s%s in: %s\n",
-		       c->stays ? (conn_ok ? "stayed up" : "LOST") :
-		       (conn_ok ? "dropped" : "NOT dropped"),
-		       serving ? "still" : "NOT", case_problem ? ", " : "",
-		       case_problem ? case_problem : "",
-		       want ? "\"" : "", want ? want : "no error",
-		       want ? "\"" : "", e);
-		failures++;
+		ktap_test_fail("vhost-user hostile frontend: %s", c->name);
+		ktap_print_msg("  connection %s, backend %s serving%s%s, wanted %s%s%s in: %s",
+			       c->stays ? (conn_ok ? "stayed up" : "LOST") :
+			       (conn_ok ? "dropped" : "NOT dropped"),
+			       serving ? "still" : "NOT", case_problem ? ", " : "",
+			       case_problem ? case_problem : "",
+			       want ? "\"" : "", want ? want : "no error",
+			       want ? "\"" : "", e);
 	}
-	fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -1495,6 +1495,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	ktap_print_header();
 	strcpy(dir, "/tmp/vhost_hostile.XXXXXX");
 	if (!mkdtemp(dir)) {
 		perror("vhost_hostile: mkdtemp");
@@ -1508,12 +1509,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < NDEVS; i++) {
 		dev = &devs[i];
 		if (!still_serving()) {
-			printf("FAIL: vhost-user hostile frontend: %s %s %s does not serve\n",
-			       argv[1], dev->args[0], dev->args[1]);
-			failures++;
+			ktap_test_fail("vhost-user hostile frontend: %s %s %s does not serve",
+				       argv[1], dev->args[0], dev->args[1]);
 		}
 	}
-	if (!failures) {
+	if (!ktap_failed()) {
 		mem = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (mem == MAP_FAILED)
@@ -1525,5 +1525,5 @@ int main(int argc, char **argv)
 			run_case(&cases[i]);
 	}
 	stop_dev();
-	return failures ? 1 : 0;
+	return ktap_finished();
 }

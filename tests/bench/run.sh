@@ -8,9 +8,8 @@
 #
 # Usage: tests/bench/run.sh [BUILD_DIR]   (default: the top of the tree)
 #
-# Prints one "PASS: bench/NAME" or "FAIL: bench/NAME" line per check (and
-# "SKIP: bench/NAME: why"), details of failures on stderr; exits 1 if any
-# check failed.
+# Prints KTAP (tests/lib/result.sh), each result named "bench/NAME",
+# details of failures on stderr; exits 1 if any check failed.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
@@ -35,8 +34,6 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-test.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/lib/signals.sh"
-failed=0
-
 CHECK_PREFIX=bench/ SHOW_ON_FAIL="$tmp/out $tmp/err"
 . "$top/tests/lib/result.sh"
 
@@ -569,4 +566,4 @@ else
 	skip "run.sh" "stats, vringh_test, vring_bench or /usr/bin/time missing"
 fi
 
-exit $failed
+ktap_finished

@@ -6,9 +6,13 @@
 #       case of VHOST_DEV --list on every ring it applies to, on each
 #       DEVICE (blk, net); a config case (blk-*, net-*) only on its own
 #       device, split ring
-#   torture_verdict DRIVER CASE DEVICE RING OUTCOME  one PASS:/FAIL: line
-#       comparing OUTCOME with the row of tests/peers/dev-torture.table
-#       (A|B allows either), ${LABEL} before the name; a FAIL sets bad=1
+#   torture_verdict DRIVER CASE DEVICE RING OUTCOME  one result
+#       (tests/lib/result.sh) comparing OUTCOME with the row of
+#       tests/peers/dev-torture.table (A|B allows either), ${LABEL} before
+#       the name
+# and, RECORD=1 aside, sources tests/lib/result.sh: the caller prints
+# KTAP.  With RECORD=1 (the rows in the table's format, alone) fail and
+# skip say why on stderr, and ktap_finished exits 1 if one failed.
 
 TORTURE_TABLE=tests/peers/dev-torture.table
 torture_rows() {
@@ -33,12 +37,19 @@ torture_verdict() {
 		'$1 == d && $2 == c && $3 == v && $4 == r { print $5 }' "$TORTURE_TABLE")
 	name="${LABEL:-}dev-torture $driver $c $dev $ring"
 	if [ -z "$want" ]; then
-		echo "FAIL: $name: $outcome, a row $TORTURE_TABLE lacks"
-		bad=1
+		fail "$name: $outcome, a row $TORTURE_TABLE lacks"
 	elif [[ "|$want|" == *"|$outcome|"* ]]; then
-		echo "PASS: $name: $outcome"
+		pass "$name: $outcome"
 	else
-		echo "FAIL: $name: now $outcome, $TORTURE_TABLE says $want"
-		bad=1
+		fail "$name: now $outcome, $TORTURE_TABLE says $want"
 	fi
 }
+
+if [ "${RECORD:-0}" = 1 ]; then
+	failed=0
+	fail() { echo "$1" >&2; failed=1; }
+	skip() { echo "$1: $2" >&2; }
+	ktap_finished() { exit "$failed"; }
+else
+	. tests/lib/result.sh
+fi

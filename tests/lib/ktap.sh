@@ -54,8 +54,8 @@ expect() { declare_check run_expect "$@"; }
 # A check that cannot run: skipped, or failed, with the reason.
 skip_check() { declare_check run_skip "$@"; }
 fail_check() { declare_check run_fail "$@"; }
-# suite NAME CMD...: a sub-suite printing "PASS: name", "FAIL: name" (and
-# lines of detail) and "SKIP: name: reason" lines.  It runs when ERE
+# suite NAME CMD...: a sub-suite printing KTAP of its own
+# (tests/lib/result.sh), its results nested under NAME.  It runs when ERE
 # matches NAME or holds NAME/.
 suite() {
 	[ -z "$FILTER" ] || [[ $PREFIX$1 =~ $FILTER || $FILTER == *"$1/"* ]] || return 0
@@ -192,6 +192,18 @@ stop_tree() {
 	kill -KILL "${left[@]}" 2>/dev/null
 }
 
+# ktap_result LINE: is LINE a KTAP result?  If so, res ("ok" or "not
+# ok"), leaf (its name) and dir (its directive, "SKIP reason", "TODO
+# reason" or empty) say what.
+ktap_result() {
+	local re='^(not )?ok [0-9]+( -)? (.*)$'
+	[[ $1 =~ $re ]] || return 1
+	res=${BASH_REMATCH[1]}ok leaf=${BASH_REMATCH[3]} dir=
+	case $leaf in
+	*" # SKIP"* | *" # TODO"*) dir=${leaf##*" # "} leaf=${leaf%" # "*} ;;
+	esac
+}
+
 # run_cmd CMD...: CMD under timeout and watch_cmd, its output in $W/out
 # and $W/err; sets the caller's start, rc and stopped (why it was stopped
 # before it ended, if it was).
@@ -262,41 +274,57 @@ run_expect() {
 run_skip() { result skip "$1" "$2"; }
 run_fail() { echo "$2" | diag; result fail "$1" 0.000s; }
 
-# The sub-suite's lines as a nested KTAP test (indented two spaces); each
-# counts in the totals.  The suite is one check: it fails if a line did,
-# or if it exits non-zero without a FAIL line.
+# The sub-suite's KTAP (tests/lib/result.sh prints it) as a nested test,
+# indented two spaces: its results numbered again (FILTER may leave some
+# out), each counted in the totals.  The suite is one check: it fails if
+# a result did, or if it exits non-zero without one failing, or its
+# output is not KTAP (no version line first, or a plan its results do
+# not match).
 run_suite() {
-	local name=$1 start rc line k=0 bad=0 leaf
+	local name=$1 start rc line k=0 m=0 bad=0 res leaf dir plan='' why=''
 	shift
 	run_cmd "$@"
+	IFS= read -r line <"$W/out"
+	[ "${line:-}" = "KTAP version 1" ] ||
+		why="its first line is not 'KTAP version 1'"
 	while IFS= read -r line; do
 		case $line in
-		PASS:* | FAIL:*) leaf=${line#*: } ;;
-		SKIP:*) leaf=${line#*: } leaf=${leaf%%: *} ;;
+		"KTAP version 1") continue ;;
+		1..*) plan=${line#1..}; continue ;;
 		\#*) echo "$line"; continue ;;
-		*) [ -n "$line" ] && echo "# $line"; continue ;;
 		esac
+		if ! ktap_result "$line"; then
+			[ -z "$line" ] || echo "# $line"
+			continue
+		fi
+		m=$((m + 1))
 		[ -z "$FILTER" ] || [[ $leaf =~ $FILTER || $name =~ $FILTER ]] || continue
 		k=$((k + 1))
-		case $line in
-		PASS:*) passed=$((passed + 1)); echo "ok $k - $leaf" ;;
-		FAIL:*) failed=$((failed + 1)) bad=1; echo "not ok $k - $leaf" ;;
-		SKIP:*) skipped=$((skipped + 1)); echo "ok $k - $leaf # SKIP ${line#*: "$leaf": }" ;;
+		case $res:$dir in
+		ok:SKIP*) skipped=$((skipped + 1)) ;;
+		"not ok:TODO"*) todo=$((todo + 1)) ;;
+		ok:*) passed=$((passed + 1)) ;;
+		*) failed=$((failed + 1)) bad=1 dir= ;;
 		esac
+		echo "$res $k - $leaf${dir:+ # $dir}"
 	done <"$W/out" >"$W/nested"
+	[ -z "$plan" ] || [ "$plan" = "$m" ] ||
+		why="${why:+$why; }its plan is 1..$plan, its results $m"
 	echo "  KTAP version 1"
 	echo "  # Subtest: $name"
 	diag <"$W/err" | sed 's/^/  /'
 	echo "  1..$k"
 	sed 's/^/  /' "$W/nested"
 	[ -z "$stopped" ] || echo "# $stopped"
-	if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then
-		# Not one of its lines failed: the suite itself counts as failed.
-		echo "# $* exited with status $rc without a FAIL line"
-		result fail "$name" "$(elapsed "$start")"
-		return
+	if [ -n "$why" ] || { [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; }; then
+		echo "# $*: ${why:-exited with status $rc without a failing result}"
+		# Not one of its results failed: the suite itself counts as failed.
+		if [ "$bad" -eq 0 ]; then
+			result fail "$name" "$(elapsed "$start")"
+			return
+		fi
 	fi
-	# The suite's own line: its lines are counted already.
+	# The suite's own line: its results are counted already.
 	n=$((n + 1))
 	echo "$([ "$bad" -eq 1 ] && echo "not ")ok $n - $name # time $(elapsed "$start")"
 }

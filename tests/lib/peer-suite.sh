@@ -4,8 +4,8 @@
 # (tests/peers/run.sh, big-guest.sh, restart.sh).  From the top of the tree:
 #   . tests/lib/peer-suite.sh SUITE BUILD_DIR
 # sets B (BUILD_DIR), VHOST_DEV and CHECK_PREFIX ($PEER_PREFIX, then the
-# guest's GUEST_NAME), sources the result, vhost_dev and guest helpers, and
-# fails SUITE (exit 1) when BUILD_DIR has no vhost_dev.
+# guest's GUEST_NAME), sources the result (KTAP), vhost_dev and guest
+# helpers, and fails SUITE (exit 1) when BUILD_DIR has no vhost_dev.
 B=$2
 CHECK_PREFIX=${PEER_PREFIX:-}
 . tests/lib/result.sh
@@ -16,5 +16,5 @@ CHECK_PREFIX=$CHECK_PREFIX$GUEST_NAME
 VHOST_DEV=$B/vhost_dev
 if [ ! -x "$VHOST_DEV" ]; then
 	fail "$1: $VHOST_DEV is not built"
-	exit 1
+	ktap_finished
 fi

@@ -1,25 +1,49 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
-# The lines a check suite prints, as tests/lib/ktap.sh reads them; each
-# NAME goes after $CHECK_PREFIX (default empty).
-#   pass NAME
-#   fail NAME [DETAIL...]   each DETAIL on a line of its own below, indented
-#                           two spaces; sets failed=1
-#   skip NAME REASON
+# KTAP from a check script, the kernel's TAP dialect
+# (Documentation/dev-tools/ktap.rst), as tests/lib/ktap.sh collects it:
+# a sub-suite of make check prints its results itself.  Sourcing this
+# prints the version line; then each result is a line of its own, numbered
+# in order, its NAME after $CHECK_PREFIX (default empty):
+#   pass NAME               ok N - NAME
+#   fail NAME [DETAIL...]   not ok N - NAME, each DETAIL below it as a
+#                           diagnostic ("#   DETAIL"); sets failed=1
+#   skip NAME REASON        ok N - NAME # SKIP REASON
+#   todo NAME REASON        not ok N - NAME # TODO REASON (a known gap of
+#                           the code under test: neither pass nor fail)
 #   verdict NAME NOTE [WHY...]  pass NAME, with "# NAME: NOTE" below it
 #                           unless NOTE is empty, if no WHY is given; else
 #                           fail NAME with the WHYs as details
+#   pass_if NAME            see below
+#   ktap_finished           the plan, "1..N" (TAP allows it last: the
+#                           count is known only at the end), then exit 1
+#                           if a result failed, else 0
+# Results counted in a subshell are lost to the plan: call these from the
+# script's own shell.
 
-pass() { echo "PASS: ${CHECK_PREFIX:-}$1"; }
+failed=${failed:-0}
+ktap_n=0
+echo "KTAP version 1"
+
+# ktap_line ok|not\ ok NAME [DIRECTIVE]: the next result line.
+ktap_line() {
+	ktap_n=$((ktap_n + 1))
+	echo "$1 $ktap_n - ${CHECK_PREFIX:-}$2${3:+ # $3}"
+}
+
+pass() { ktap_line ok "$1"; }
 
 fail() {
-	echo "FAIL: ${CHECK_PREFIX:-}$1"
+	ktap_line "not ok" "$1"
 	shift
-	[ $# -eq 0 ] || printf '  %s\n' "$@"
+	[ $# -eq 0 ] || printf '#   %s\n' "$@"
 	failed=1
 }
 
-skip() { echo "SKIP: ${CHECK_PREFIX:-}$1: $2"; }
+skip() { ktap_line ok "$1" "SKIP $2"; }
+
+todo() { ktap_line "not ok" "$1" "TODO $2"; }
 
 verdict() {
 	local name=$1 note=$2
@@ -46,4 +70,9 @@ pass_if() {
 		[ -s "$f" ] && tail -n 30 "$f" | sed 's/^/  | /' >&2
 	done
 	return 0
+}
+
+ktap_finished() {
+	echo "1..$ktap_n"
+	exit "$failed"
 }

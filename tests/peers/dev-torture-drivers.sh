@@ -6,9 +6,10 @@
 # 6.1 cloud kernel of tests/peers/guest-build.sh) and DPDK's virtio-user
 # (testpmd), each case on a fresh vhost_dev and a fresh driver.  Prints one
 # row per case, device and ring (the outcome and the driver's own message,
-# the guest kernel's quoted from its console) and one PASS:/FAIL: line
-# comparing the outcome with tests/peers/dev-torture.table (drivers
-# "guest" and "dpdk").  A missing peer is a SKIP with the reason.
+# the guest kernel's quoted from its console) as KTAP diagnostics, and a
+# result (tests/lib/result.sh) comparing the outcome with
+# tests/peers/dev-torture.table (drivers "guest" and "dpdk").  A missing
+# peer is a SKIP with the reason.
 #
 # Outcomes (the driver's):
 #   crashed    guest: Oops, BUG, panic on the console; testpmd: a signal
@@ -85,7 +86,7 @@ GDRV=guest
 DISK_BYTES=$((16 << 20))
 . tests/lib/testpmd.sh
 . tests/lib/dev-torture.sh
-[ -x "$VHOST_DEV" ] || { echo "FAIL: ${LABEL}dev-torture drivers: $VHOST_DEV is not built"; exit 1; }
+[ -x "$VHOST_DEV" ] || { fail "${LABEL}dev-torture drivers: $VHOST_DEV is not built"; ktap_finished; }
 
 # fired ERE FILE: has vhost_dev broken the rule yet (dpdk_one)?  fired_at:
 # when it was seen ($tick + 1, in tenths of a second).  A config case lies
@@ -531,8 +532,7 @@ dpdk_one() {
 	fi
 }
 
-[ "${RECORD:-0}" = 1 ] || printf '%-6s %-18s %-4s %-7s %-10s %s\n' driver case dev ring outcome message
-bad=0
+[ "${RECORD:-0}" = 1 ] || printf '# %-6s %-18s %-4s %-7s %-10s %s\n' driver case dev ring outcome message
 # row DRIVER CASE DEVICE RING: run it (OUT set) and say how it went.
 row() {
 	local outcome msg
@@ -541,7 +541,7 @@ row() {
 		printf '%-7s %-18s %-4s %-7s %s\n' "$1" "$2" "$3" "$4" "$outcome"
 		return
 	fi
-	printf '%-6s %-18s %-4s %-7s %-10s %s (%d s)\n' "$1" "$2" "$3" "$4" "$outcome" "$msg" \
+	printf '# %-6s %-18s %-4s %-7s %-10s %s (%d s)\n' "$1" "$2" "$3" "$4" "$outcome" "$msg" \
 		$((SECONDS - T0))
 	torture_verdict "$@" "$outcome"
 }
@@ -595,7 +595,7 @@ guest_report() {
 if [[ $DRIVERS != *guest* ]]; then
 	:
 elif ! guest_ready; then
-	echo "SKIP: ${LABEL}dev-torture $GDRV: $GUEST_WHY"
+	skip "${LABEL}dev-torture $GDRV" "$GUEST_WHY"
 else
 	"$T/guest_io" mkdisk "$T/disk.img" "$DISK_BYTES" 7 &&
 		WANT_SUM=$("$T/guest_io" sum "$T/disk.img" | awk '{ print $3 }')
@@ -636,7 +636,7 @@ fi
 if [[ $DRIVERS != *dpdk* ]]; then
 	:
 elif ! command -v dpdk-testpmd >/dev/null; then
-	echo "SKIP: ${LABEL}dev-torture dpdk: no dpdk-testpmd (apt-get install dpdk-dev)"
+	skip "${LABEL}dev-torture dpdk" "no dpdk-testpmd (apt-get install dpdk-dev)"
 else
 	while read -r c dev ring; do
 		[[ " $RINGS " == *" $ring "* && $c =~ ${CASES:-.} ]] || continue
@@ -645,4 +645,4 @@ else
 		row dpdk "$c" "$dev" "$ring"
 	done < <(torture_rows "$VHOST_DEV" net)
 fi
-exit $bad
+ktap_finished

@@ -5,9 +5,10 @@
 # ring code: ours, or a kernel tree's with GUEST=kernel) against
 # vhost_dev --torture=CASE, every case on every ring it applies to, each on
 # a fresh vhost_dev.  Prints the table (one row per case, device and ring:
-# the outcome, who caught it, and the first message about it) and one
-# PASS:/FAIL: line per row comparing the outcome with the recorded table
-# (tests/peers/dev-torture.table), a FAIL naming the new outcome.  A row
+# the outcome, who caught it, and the first message about it) as KTAP
+# diagnostics, and a result per row (tests/lib/result.sh) comparing the
+# outcome with the recorded table (tests/peers/dev-torture.table), a
+# failure naming the new outcome.  A row
 # of the table may allow several outcomes, A|B, where the driver's fate
 # depends on timing it does not control (see the table's notes).
 #
@@ -40,7 +41,7 @@ trap cleanup EXIT
 . tests/lib/dev-torture.sh
 
 driver=$("$VT" --version | sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p')
-[ -n "$driver" ] || { echo "FAIL: ${LABEL}dev-torture: $VT --version names no guest ring code"; exit 1; }
+[ -n "$driver" ] || { fail "${LABEL}dev-torture: $VT --version names no guest ring code"; ktap_finished; }
 
 # classify RC FILE: "OUTCOME|CAUGHT BY|MESSAGE" from vhost_test's exit
 # status and output.
@@ -96,9 +97,8 @@ one() {
 # net; the config lies on their own device.
 mapfile -t rows < <(torture_rows "$VD" blk net)
 
-[ "${RECORD:-0}" = 1 ] || printf '%-9s %-18s %-4s %-7s %-10s %-11s %s\n' \
+[ "${RECORD:-0}" = 1 ] || printf '# %-9s %-18s %-4s %-7s %-10s %-11s %s\n' \
 	driver case dev ring outcome "caught by" message
-bad=0
 for r in "${rows[@]}"; do
 	one $r
 	IFS='|' read -r head by msg <<<"$row"
@@ -107,8 +107,8 @@ for r in "${rows[@]}"; do
 		printf '%-7s %-18s %-4s %-7s %s\n' "$driver" "$c" "$dev" "$ring" "$outcome"
 		continue
 	fi
-	printf '%-9s %-18s %-4s %-7s %-10s %-11s %s\n' "$driver" "$c" "$dev" "$ring" \
+	printf '# %-9s %-18s %-4s %-7s %-10s %-11s %s\n' "$driver" "$c" "$dev" "$ring" \
 		"$outcome" "$by" "$msg"
 	torture_verdict "$driver" "$c" "$dev" "$ring" "$outcome"
 done
-exit $bad
+ktap_finished

@@ -3,9 +3,9 @@
 #
 # The interop checks: vhost_test (this build's driver ring code) against
 # real vhost-user backends, each started here in a private folder and
-# stopped by PID (tests/peers/backends.sh).  One line per check, PASS: /
-# FAIL: / SKIP: with the reason; a missing peer is a SKIP naming its
-# Debian package.
+# stopped by PID (tests/peers/backends.sh).  Prints KTAP
+# (tests/lib/result.sh), a result per check; a missing peer is a SKIP
+# naming its Debian package.
 #
 # Usage: tests/peers/frontend.sh BUILD_DIR [LABEL]
 #   PEER_FRAMES (default 100000) frames per net configuration,
@@ -22,7 +22,6 @@ peer_dir
 LOG=$PEER_DIR/log
 mkdir -p "$LOG"
 trap peer_cleanup EXIT
-failed=0
 
 CHECK_PREFIX=$LABEL
 . tests/lib/result.sh
@@ -236,4 +235,4 @@ net_matrix
 blk_matrix
 rig_backend
 torture_smoke
-exit $failed
+ktap_finished

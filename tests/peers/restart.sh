@@ -97,4 +97,4 @@ guest_blk_restart() {
 }
 
 guest_blk_restart
-exit 0
+ktap_finished

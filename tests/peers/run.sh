@@ -7,8 +7,8 @@
 #    sends frames that the loopback backend returns and the guest checks;
 #  - DPDK's virtio-user (testpmd, io forwarding): frames the backend sends
 #    come back and are checked one by one.
-# Each check prints PASS:/FAIL:/SKIP: name[: reason].  A missing peer or
-# kernel is a SKIP with the reason.
+# Prints KTAP (tests/lib/result.sh), a result per check.  A missing peer
+# or kernel is a SKIP with the reason.
 #
 # Usage: tests/peers/run.sh [--full] [--guest] BUILD_DIR
 #   --full    every ring option combination (make check runs a subset)
@@ -216,7 +216,7 @@ if [ $FULL = 1 ]; then
 	guest_blk "guest virtio-blk packed event_idx=off" ",packed=on,event_idx=off"
 	guest_blk "guest virtio-net packed" ",packed=on" net
 fi
-[ $GUEST_ONLY = 0 ] || exit 0
+[ $GUEST_ONLY = 0 ] || ktap_finished
 # testpmd stopped mid-run and started again on the same vhost_dev: the
 # second one gets what the first left, from the first frame not returned.
 # recon_turn_over K: the first testpmd goes once it has sent frames back
@@ -283,4 +283,4 @@ dpdk_run "DPDK virtio-user 2 queue pairs (testpmd --rxq=2 --txq=2), $FRAMES fram
 	"packed_vq=0,in_order=0" "" 2
 dpdk_server_run
 [ $FULL = 1 ] && dpdk_reconnect_run
-exit 0
+ktap_finished

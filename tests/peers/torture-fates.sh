@@ -12,12 +12,15 @@
 # The header must name the installed (stand-in) versions, and no notice of
 # bash's ("Segmentation fault") may show.
 #
-# Usage: tests/peers/torture-fates.sh     (prints PASS:/FAIL:/SKIP: lines)
+# Usage: tests/peers/torture-fates.sh     (prints KTAP)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
+# shellcheck disable=SC2034 # tests/lib/result.sh reads it
+CHECK_PREFIX=torture/
+. tests/lib/result.sh
 if ! command -v python3 >/dev/null; then
-	echo "SKIP: torture/fates: python3 is not installed (apt-get install python3)"
-	exit 0
+	skip "fates" "python3 is not installed (apt-get install python3)"
+	ktap_finished
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-torture.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -83,16 +86,14 @@ chmod +x "$tmp/b/vhost_test"
 
 PATH=$tmp/bin:$PATH tests/peers/torture.sh "$tmp/b" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-failed=0
 # check NAME: the last command's status says whether NAME holds.
 check() {
 	if [ $? -eq 0 ]; then
-		echo "PASS: torture/$1"
+		pass "$1"
 	else
-		echo "FAIL: torture/$1"
+		fail "$1"
 		sed 's/^/  stdout | /' "$tmp/out" >&2
 		sed 's/^/  stderr | /' "$tmp/err" >&2
-		failed=1
 	fi
 }
 [ "$rc" -eq 0 ]
@@ -110,4 +111,4 @@ grep -qxF "| exits | $c | $c |" "$tmp/out"
 check "a peer that exits is exited, with its status"
 ! grep -qi 'segmentation fault' "$tmp/out" "$tmp/err"
 check "no notice of bash's in the output"
-exit $failed
+ktap_finished

@@ -15,14 +15,17 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
 B=${1:-.}
+# shellcheck disable=SC2034 # tests/lib/result.sh reads it
+CHECK_PREFIX=runner/
+. tests/lib/result.sh
 if [ "$(cd "$B" && pwd)" != "$top" ]; then
-	echo "SKIP: runner/make check stdout: needs the top-level build, not $B"
-	exit 0
+	skip "make check stdout" "needs the top-level build, not $B"
+	ktap_finished
 fi
 if [ ! -x ./stats ]; then
-	echo "FAIL: runner/make check stdout"
+	fail "make check stdout"
 	echo "runner: ./stats is not built" >&2
-	exit 1
+	ktap_finished
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-stdout.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -56,16 +59,16 @@ grep -Eq -- '-o stats(\.o)? ' "$tmp/errV=1" ||
 grep -Eq '^  CC +stats\.o$' "$tmp/err" ||
 	why="${why:+$why; }stderr lacks the rebuild's '  CC stats.o' line"
 if grep -q 'cannot build libFuzzer targets' "$tmp/err"; then
-	echo "SKIP: runner/make check stdout with a fuzz build: clang cannot build libFuzzer targets"
+	skip "make check stdout with a fuzz build" "clang cannot build libFuzzer targets"
 elif ! grep -Eq '^  CC +.*fuzz_vringh\.o$' "$tmp/err"; then
 	why="${why:+$why; }stderr lacks the fuzz rebuild's '  CC ...fuzz_vringh.o' line"
 fi
 if [ -z "$why" ]; then
-	echo "PASS: runner/make check stdout is KTAP alone"
-	exit 0
+	pass "make check stdout is KTAP alone"
+	ktap_finished
 fi
-echo "FAIL: runner/make check stdout is KTAP alone"
+fail "make check stdout is KTAP alone"
 echo "runner: $why" >&2
 sed 's/^/  stdout | /' "$tmp/out" "$tmp/outV=1" | head -n 20 >&2
 sed 's/^/  stderr | /' "$tmp/err" "$tmp/errV=1" | head -n 20 >&2
-exit 1
+ktap_finished

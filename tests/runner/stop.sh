@@ -11,7 +11,7 @@
 # left.  Its processes are found by a marker in their environment, which
 # every child inherits.
 #
-# Usage: tests/runner/stop.sh     (from anywhere; prints PASS:/FAIL: lines)
+# Usage: tests/runner/stop.sh     (from anywhere; prints KTAP)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-runner.XXXXXX") || exit 2
@@ -19,6 +19,9 @@ mark=RIG_RUNNER_STOP_TEST=$$.$RANDOM
 trap 'kill -KILL $(marked) 2>/dev/null; rm -rf "$tmp"' EXIT
 # A signal to this script ends it through the EXIT trap above.
 . "$(dirname "$0")/../lib/signals.sh"
+# shellcheck disable=SC2034 # tests/lib/result.sh reads it
+CHECK_PREFIX=runner/
+. tests/lib/result.sh
 
 # The PIDs of the processes holding the marker, this script's aside.
 marked() {
@@ -32,8 +35,8 @@ FILTER='' LIST='' JOBS=4 TIMEOUT=300 LOG=$1
 . tests/lib/ktap.sh
 expect "sleeps" 0 -- sleep 300
 expect "a shell that sleeps" 0 -- sh -c 'sleep 300; :'
-suite "a suite that sleeps" sh -c 'sleep 300; echo "PASS: never"'
-suite "a suite with a peer of its own" bash -c 'timeout 300 sleep 300 & wait; echo "PASS: never"'
+suite "a suite that sleeps" sh -c 'sleep 300; echo "ok 1 - never"'
+suite "a suite with a peer of its own" bash -c 'timeout 300 sleep 300 & wait; echo "ok 1 - never"'
 ktap_main
 MATRIX
 
@@ -41,7 +44,6 @@ MATRIX
 # shell's background job otherwise is), and gets a process group of its
 # own, as under make.
 set -m
-failed=0
 for sig in HUP INT TERM; do
 	mkdir "$tmp/log-$sig"
 	env "$mark" bash "$tmp/matrix.sh" "$tmp/log-$sig" >"$tmp/out" 2>"$tmp/err" &
@@ -81,12 +83,11 @@ for sig in HUP INT TERM; do
 		kill -KILL $left 2>/dev/null
 	fi
 	if [ -z "$why" ]; then
-		echo "PASS: runner/SIG$sig stops every check"
+		pass "SIG$sig stops every check"
 	else
-		echo "FAIL: runner/SIG$sig stops every check"
+		fail "SIG$sig stops every check"
 		echo "runner/SIG$sig: $why" >&2
 		sed 's/^/  | /' "$tmp/out" "$tmp/err" >&2
-		failed=1
 	fi
 done
-exit $failed
+ktap_finished

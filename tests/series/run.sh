@@ -20,8 +20,8 @@
 #   (the ring files: $RIG_KSRC_6_12, else
 #   build-ksrc/linux-source-6.12, or extracted
 #   from /usr/src/linux-source-6.12.tar.xz by kernel/fetch-ksrc.sh)
-# Prints "PASS: series/NAME", "FAIL: series/NAME" or "SKIP: series/NAME:
-# why" lines; exits 1 if any check failed.
+# Prints KTAP (tests/lib/result.sh), each result named "series/NAME";
+# exits 1 if any check failed.
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
@@ -31,11 +31,10 @@ series | regress | all) ;;
 *) echo "usage: tests/series/run.sh [series|regress|all]" >&2; exit 2 ;;
 esac
 want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
-failed=0
 CHECK_PREFIX=series/
 . "$top/tests/lib/result.sh"
 # skip_all NAME REASON: nothing here can run.
-skip_all() { skip "$1" "$2"; exit 0; }
+skip_all() { skip "$1" "$2"; ktap_finished; }
 
 command -v valgrind >/dev/null 2>&1 ||
 	skip_all "kernel series" "valgrind is not installed (apt-get install valgrind)"
@@ -75,7 +74,7 @@ in_add && /BUG_ON\(total_sg == 0\);/ {
 	print "\t{\n\t\tstatic volatile int plant;\n\n\t\tplant++;\n\t\tplant++;\n\t\tplant++;\n\t\tplant++;\n\t}"
 	in_add = 0
 }' "$ring" >"$tmp/ring" && cp "$tmp/ring" "$ring" || exit 2
-grep -q 'static volatile int plant' "$ring" || { echo "FAIL: series/plant: virtqueue_add_split() not found"; exit 1; }
+grep -q 'static volatile int plant' "$ring" || { fail "plant: virtqueue_add_split() not found"; ktap_finished; }
 g commit -qam "extra work in the split add path" || exit 2
 plant=$(git -C "$t" rev-parse HEAD)
 echo "this is not C" >>"$ring" && g commit -qam "a syntax error" || exit 2
@@ -144,11 +143,11 @@ cmp -s "$tmp/before" "$tmp/after"
 pass_if "$part: the kernel tree is byte for byte as before (.git, git status, git worktree list)"
 
 # Refused, not ignored.
-want regress || exit $failed
+want regress || ktap_finished
 for goal in ab mutate; do
 	MAKEFLAGS= make -s -C "$top" $goal KSRC="$t" BASE=HEAD >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -ne 0 ] && grep -q "make $goal works on this repository's own ring code and takes no KSRC" "$tmp/err"
 	pass_if "make $goal KSRC=...: refused with one line"
 done
-exit $failed
+ktap_finished

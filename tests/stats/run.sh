@@ -17,7 +17,7 @@
 # The program runs with tests/stats/cases/ as its working directory, so
 # FILE arguments are written relative to it (e.g. data/a.txt).
 #
-# Prints one "PASS: stats/NAME" or "FAIL: stats/NAME" line per case, with
+# Prints KTAP (tests/lib/result.sh): a result per case, "stats/NAME", with
 # the details of a failure on stderr; exits 1 if any case failed.
 
 if [ $# -ne 1 ]; then
@@ -39,8 +39,11 @@ cases=$here/cases
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stats-test.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../lib/signals.sh"
+# shellcheck disable=SC2034 # tests/lib/result.sh reads it
+CHECK_PREFIX=stats/
+. "$(dirname "$0")/../lib/result.sh"
 
-# run_case NAME: run one case, print PASS/FAIL, return 0 on pass.
+# run_case NAME: run one case, print its result.
 run_case() {
 	name=$1
 	set --
@@ -89,23 +92,21 @@ run_case() {
 	fi
 
 	if [ $ok -eq 1 ]; then
-		echo "PASS: stats/$name"
-		return 0
+		pass "$name"
+	else
+		fail "$name"
 	fi
-	echo "FAIL: stats/$name"
-	return 1
 }
 
-failed=0
 found=0
 for out in "$cases"/*.out; do
 	[ -f "$out" ] || continue
 	found=1
 	name=$(basename "$out" .out)
-	run_case "$name" || failed=1
+	run_case "$name"
 done
 if [ $found -eq 0 ]; then
 	echo "$0: no cases in $cases" >&2
 	exit 2
 fi
-exit $failed
+ktap_finished
