@@ -18,6 +18,9 @@
 # seconds they may use, default 1200); a loaded machine makes a check
 # slower, never a failure.
 
+# The check program of expect's checks.
+EXPECT=${BASH_SOURCE[0]%/*}/expect.sh
+
 # ---- Declaring checks ----
 # Each check is one entry of CHECKS: the words of the call that runs it,
 # shell-quoted.  PREFIX names the build under test when several are
@@ -33,24 +36,11 @@ declare_check() {
 	CHECKS+=("$(printf '%q ' "$1" "$name" "${@:3}")")
 }
 
-# expect NAME STATUS [TEST...] -- CMD [ARG...]: CMD, run under timeout,
-# must exit with STATUS and pass every TEST:
-#   out=ERE                a line of stdout matches ERE
-#   out-empty              stdout is empty
-#   out-lines=N            stdout is N lines long
-#   out-last=TEXT          the last line of stdout is TEXT
-#   out-like=FILE          stdout is what FILE shows (see like)
-#   out-note=ERE           a line of stdout matches ERE, and the check's
-#                          result shows the first such line (what it did:
-#                          a fuzz run's inputs and what stopped it)
-#   err=ERE, err-empty ... the same of stderr
-# Exit 77 (when STATUS is not 77) is a SKIP: the ring code under test lacks
-# the feature, and the program said why on its first line of output.
-# Exit 78 (when STATUS is not 78) is a TODO: a known gap of the ring code
-# under test (a kernel tree's) showed, as the program's "PROG: known gap:
-# REASON" line says; it counts as neither pass nor fail.  A check that
-# passes with a "PROG: gap gone: ..." line says so in a diagnostic.
-expect() { declare_check run_expect "$@"; }
+# expect NAME STATUS [TEST...] -- CMD [ARG...]: CMD must exit with STATUS
+# and pass every TEST (out=ERE, err-empty, ...): a check program of its
+# own, tests/lib/expect.sh, says how and prints the result (a SKIP when a
+# program exits 77, a TODO for a known gap, 78).
+expect() { declare_check run_single "$@"; }
 # A check that cannot run: skipped, or failed, with the reason.
 skip_check() { declare_check run_skip "$@"; }
 fail_check() { declare_check run_fail "$@"; }
@@ -84,57 +74,6 @@ result() {
 
 # Lines of text as KTAP diagnostics.
 diag() { sed 's/^/# /'; }
-
-# The first line a program printed, stdout first: why it skipped.
-first_line() {
-	local line
-	{ IFS= read -r line <"$W/out" || IFS= read -r line <"$W/err"; } && echo "$line"
-}
-
-# like GOT WANT: file GOT is what file WANT shows, numbers (decimal, or hex
-# after 0x) aside; a "..." line in WANT stands for any lines.
-like() {
-	local num='s/0x[0-9a-f]+/N/g; s/[0-9]+/N/g' got want head tail
-	got=$(sed -E "$num" "$1")
-	want=$(sed -E "$num" "$2")
-	if ! grep -qx '\.\.\.' <<<"$want"; then
-		[ "$got" = "$want" ]
-		return
-	fi
-	head=$(sed '/^\.\.\.$/,$d' <<<"$want")
-	tail=$(sed '1,/^\.\.\.$/d' <<<"$want")
-	[ "$(head -n "$(grep -c . <<<"$head")" <<<"$got")" = "$head" ] &&
-		[ "$(tail -n "$(grep -c . <<<"$tail")" <<<"$got")" = "$tail" ]
-}
-
-# Does TEST (see expect) hold for the output in $W?  If not, say why.
-holds() {
-	local what=${1%%[=-]*} lines
-	local f=$W/$what arg=${1#*=}
-	case ${1#"$what"} in
-	=*)
-		grep -Eq -- "$arg" "$f" || { echo "$what has no line matching '$arg'"; return 1; } ;;
-	-empty)
-		[ ! -s "$f" ] || { echo "$what is not empty"; return 1; } ;;
-	-lines=*)
-		mapfile -t lines <"$f"
-		[ "${#lines[@]}" -eq "$arg" ] ||
-			{ echo "$what is ${#lines[@]} lines long, not $arg"; return 1; } ;;
-	-last=*)
-		mapfile -t lines <"$f"
-		if [ "${#lines[@]}" -eq 0 ] || [ "${lines[-1]}" != "$arg" ]; then
-			echo "the last line of $what is not '$arg'"
-			return 1
-		fi ;;
-	-note=*)
-		grep -Eq -- "$arg" "$f" || { echo "$what has no line matching '$arg'"; return 1; } ;;
-	-like=*)
-		like "$f" "$arg" ||
-			{ echo "$what is not like $arg (numbers aside, ... any lines):"; cat "$arg"; return 1; } ;;
-	*)
-		echo "ktap.sh: unknown test '$1'"; return 1 ;;
-	esac
-}
 
 # tree_cpu PID: the CPU time, in clock ticks, that PID and every process
 # below it have used, those they reaped included (each process's utime,
@@ -225,50 +164,41 @@ run_cmd() {
 	fi
 }
 
-run_expect() {
-	local name=$1 want=$2 tests=() t start rc why= line
-	shift 2
-	while [ "$1" != -- ]; do
-		tests+=("$1")
-		shift
-	done
-	shift
-	run_cmd "$@"
-	if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then
-		result skip "$name" "$(first_line) ($(elapsed "$start"))"
-		return
-	fi
-	if [ "$rc" -eq 78 ] && [ "$want" -ne 78 ] &&
-	   line=$(grep -m1 -E '^[^ :]+: known gap: ' "$W/out"); then
-		{ echo "command: $*"; tail -n 5 "$W/err"; } | diag
-		result todo "$name" "${line#*: known gap: } ($(elapsed "$start"))"
-		return
-	fi
+# run_single NAME ARG...: tests/lib/expect.sh NAME ARG..., its one result
+# this check's, with its time; its diagnostics before it.  A SKIP or TODO
+# passes on its reason, a result it does not print (or a second) fails.
+run_single() {
+	local name=$1 start rc line res leaf dir k=0 t=$TIMEOUT
+	# expect.sh bounds the command by TIMEOUT: it has time to say so.
+	EXPECT_DIR=$W EXPECT_TIMEOUT=$t TIMEOUT=$((t + 30)) run_cmd "$EXPECT" "$@"
+	while IFS= read -r line; do
+		case $line in
+		"KTAP version 1" | 1..*) continue ;;
+		\#*) echo "$line"; continue ;;
+		esac
+		if ktap_result "$line"; then
+			k=$((k + 1))
+		elif [ -n "$line" ]; then
+			echo "# $line"
+		fi
+	done <"$W/out"
+	diag <"$W/err"
 	if [ -n "$stopped" ]; then
-		why=$stopped
-	elif [ "$rc" -ne "$want" ]; then
-		why="exit status $rc, wanted $want"
-	else
-		for t in "${tests[@]}"; do
-			why=$(holds "$t") || break
-			why=
-		done
-	fi
-	if [ -z "$why" ]; then
-		grep -E '^[^ :]+: gap gone: ' "$W/out" | diag
-		for t in "${tests[@]}"; do
-			[[ $t == *-note=* ]] && grep -m1 -E -- "${t#*-note=}" "$W/${t%%-*}" | diag
-		done
-		result ok "$name" "$(elapsed "$start")"
+		echo "# $stopped"
+		result fail "$name" "$(elapsed "$start")"
 		return
 	fi
-	{
-		echo "command: $*"
-		echo "$why"
-		tail -n 10 "$W/out" | sed 's/^/stdout: /'
-		tail -n 20 "$W/err" | sed 's/^/stderr: /'
-	} | diag
-	result fail "$name" "$(elapsed "$start")"
+	if [ "$k" -ne 1 ]; then
+		echo "# $EXPECT ${*@Q}: $k results (exit status $rc), not one"
+		result fail "$name" "$(elapsed "$start")"
+		return
+	fi
+	case $res:$dir in
+	ok:SKIP*) result skip "$name" "${dir#SKIP } ($(elapsed "$start"))" ;;
+	"not ok:TODO"*) result todo "$name" "${dir#TODO } ($(elapsed "$start"))" ;;
+	ok:) result "$([ "$rc" -eq 0 ] && echo ok || echo fail)" "$name" "$(elapsed "$start")" ;;
+	*) result fail "$name" "$(elapsed "$start")" ;;
+	esac
 }
 
 run_skip() { result skip "$1" "$2"; }
