@@ -952,6 +952,7 @@ else
 		expect "kernel/GAPS lists every kernel gap the cases name" 0 -- \
 			tests/gaps-listed.sh "$B"
 		suite stats tests/stats/run.sh "$B/stats"
+		suite "guest scan" tests/peers/guest-scan-test.sh
 		suite runner tests/runner/stop.sh
 		suite "runner times" tests/runner/times.sh
 		LONG=1 suite torture tests/peers/torture-fates.sh

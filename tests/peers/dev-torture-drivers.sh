@@ -86,6 +86,7 @@ GDRV=guest
 DISK_BYTES=$((16 << 20))
 . tests/lib/testpmd.sh
 . tests/lib/dev-torture.sh
+. tests/peers/guest-scan.sh
 [ -x "$VHOST_DEV" ] || { fail "${LABEL}dev-torture drivers: $VHOST_DEV is not built"; ktap_finished; }
 
 # fired ERE FILE: has vhost_dev broken the rule yet (dpdk_one)?  fired_at:
@@ -103,11 +104,6 @@ fired() {
 	return 1
 }
 
-# The kernel's lines that name a fault: the virtio drivers' and
-# virtio_ring's (BAD_RING prints "virtio_blk virtio0: req.0:id N ..."),
-# and those of a crash.
-FAULT='^virtio_(blk|net) virtio[0-9]+: |virtio_ring'
-CRASH='Oops|BUG:|Kernel panic|general protection|Call Trace'
 # kmsg ERE: the guest kernel's first line matching ERE once /init started
 # (RIG-INIT), timestamp cut, in the device's console $CON.
 kmsg() {
@@ -132,148 +128,6 @@ GUEST_NET_MAX=5
 # boot finish (split and packed, tried), so its rows share boots.
 GUEST_ALONE="used-id-free:net:split used-id-free:net:packed"
 [ "$GDRV" = guest ] || GUEST_ALONE=""
-
-# guest_scan MODE CONSOLE [SLOT [LINES]]: a boot's console, its devices
-# told apart by the guest's RIG-DEV lines (tests/peers/guest-init.sh
-# rigeach): a kernel line naming a device (virtioN, vdX, ethN) is that
-# device's, one naming none is every device's; a warning's lines ("cut
-# here" to "end trace") are the device one of them names.  A kernel line
-# that ran into one of /init's is a line of its own (the serial console
-# interleaves them: "RIG-DEV virtio13 0000:00:10.0 virtio_blk vdn[
-# 3.635845] virtio_blk virtio0: req.0:id 128 out of range", seen in a boot
-# of 21 devices), and LINES counts such lines.
-#   state   "SLOT DONE SAID" a device: DONE 1 once its RIG-DONE came, SAID
-#           1 once a line of its matched FAULT after RIG-INIT; then
-#           "beats N", the guest's RIG-TICK lines so far
-#   view    SLOT's console as a boot of its own would show it (its
-#           RIG-DONE as the RIG-RESULT line), to that line or line LINES
-#   shared  the lines after RIG-INIT that could be any device's doing: an
-#           oops, a panic, a BUG, a trace no device's, or a fault or "I/O
-#           error" naming no device
-#   lines   how many lines the console has so far (a cut for view)
-guest_scan() {
-	awk -v mode="$1" -v slot="${3:-}" -v lines="${4:-0}" -v fault="$FAULT" -v crash="$CRASH" '
-	function after(tag) { return substr(line, index(line, tag) + length(tag)) }
-	# The device the names in k belong to: "*" none, "?" several.
-	function owner_of(k,   n, w, i, o) {
-		o = "*"
-		n = split(k, w, /[^A-Za-z0-9_]+/)
-		for (i = 1; i <= n; i++)
-			if (w[i] in owner)
-				o = o == "*" || o == owner[w[i]] ? owner[w[i]] : "?"
-		return o
-	}
-	# Line i: line (no CR) and k (its kernel timestamp cut).
-	function get(i) {
-		line = L[i]
-		sub(/\r$/, "", line)
-		k = line
-		sub(/^\[ *[0-9.]*\] /, "", k)
-	}
-	# The devices: their names, from the RIG-DEV lines.
-	function devices(i) {
-		if (!index(line, "RIG-DEV "))
-			return
-		split(after("RIG-DEV "), w, " ")
-		owner[w[1]] = w[2]
-		if (w[4] != "-")
-			owner[w[4]] = w[2]
-		slots[w[2]] = 1
-	}
-	# The warnings: whose each block of lines is.
-	function blocks(i) {
-		if (k ~ /-+\[ cut here \]-+/)
-			b = i
-		if (b) {
-			in_block[i] = b
-			o = owner_of(k)
-			if (!(b in bowner) || bowner[b] == "*")
-				bowner[b] = o
-			else if (o != "*" && o != bowner[b])
-				bowner[b] = "?"
-		}
-		if (k ~ /---\[ end trace/)
-			b = 0
-	}
-	function scan(i) {
-		if (mode == "view" && lines && i > lines)
-			exit
-		if (index(line, "RIG-INIT"))
-			init = 1
-		if (index(line, "RIG-TICK")) {
-			beats++
-			return
-		}
-		if (index(line, "RIG-DEV ") || index(line, "RIG-RESULT"))
-			return
-		if (index(line, "RIG-IO ") || index(line, "RIG-DONE ")) {
-			done_ = index(line, "RIG-DONE ") > 0
-			rest = after(done_ ? "RIG-DONE " : "RIG-IO ")
-			s = rest
-			sub(/ .*/, "", s)
-			sub(/^[^ ]*/, "", rest)
-			if (done_)
-				done[s] = 1
-			if (mode == "view" && s == slot) {
-				if (!done_) {
-					sub(/^ /, "", rest)
-					print rest
-				} else {
-					print "RIG-RESULT" rest
-					exit
-				}
-			}
-			return
-		}
-		o = i in in_block ? bowner[in_block[i]] : owner_of(k)
-		if (mode == "view" && (o == "*" || o == slot))
-			print line
-		if (!init)
-			return
-		if (k ~ fault) {
-			if (o == "*")
-				for (s in slots)
-					said[s] = 1
-			else
-				said[o] = 1
-		}
-		if (mode == "shared" && (k ~ /Oops|BUG:|Kernel panic|general protection/ ||
-					 (k ~ crash && (o == "*" || o == "?")) ||
-					 (o == "*" && (k ~ fault || k ~ /I\/O error/))))
-			print k
-	}
-	{
-		rest = $0
-		while (match(substr(rest, 2), /\[ *[0-9]+\.[0-9]+\] /)) {
-			L[++n] = substr(rest, 1, RSTART)
-			rest = substr(rest, RSTART + 1)
-		}
-		L[++n] = rest
-	}
-	END {
-		if (mode == "lines") {
-			print n + 0
-			exit
-		}
-		for (i = 1; i <= n; i++) {
-			get(i)
-			devices(i)
-		}
-		for (i = 1; i <= n; i++) {
-			get(i)
-			blocks(i)
-		}
-		for (i = 1; i <= n; i++) {
-			get(i)
-			scan(i)
-		}
-		if (mode != "state")
-			exit
-		for (s in slots)
-			print s, done[s] + 0, said[s] + 0
-		print "beats", beats + 0
-	}' "$2"
-}
 
 # guest_group CASE:DEVICE:RING...: one boot with a device for each row,
 # each on its own vhost_dev; GOUT[i] "OUTCOME|MESSAGE" for row i.  GSHARED
