@@ -724,7 +724,7 @@ static void usage(void)
 "                            offers IN_ORDER and batches used entries);\n"
 "                            default: batch with --in-order, else test\n"
 "  --json                    also print the result as one JSON object on\n"
-"                            stdout (README: its fields)\n"
+"                            stdout (ab/README: fields)\n"
 "  --version                 print how this binary was built\n"
 "\n"
 "Exit status: 0 every buffer passed and checked; 1 a check failed; 2 usage\n"

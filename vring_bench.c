@@ -341,7 +341,7 @@ static void usage(void)
 "                  (batch: kernel/vhost_batch.c, IN_ORDER offered, used\n"
 "                  entries batched); default: batch with --in-order, else test\n"
 "  --cpu N         pin to CPU N (one this process may run on)\n"
-"  --json          print the result as one JSON object (README: fields)\n"
+"  --json          print the result as one JSON object (ab/README: fields)\n"
 "  --version       how this binary was built\n"
 "  -h, --help      this text\n"
 "Exit status: 0 done, 1 a check failed, 2 usage error, 77 SKIP (the linked\n"
