@@ -166,7 +166,8 @@ unsigned long long rig_chan_spin_ns(const struct rig_chan *c);
 /*
  * ---- The command line (cli.c) ----
  *
- * Exit statuses, the same in every program (README, "Exit status"):
+ * Exit statuses, the same in every program (harness/README, "Every
+ * program's command line"):
  */
 #define RIG_EXIT_OK		0	/* did what was asked, every check held */
 #define RIG_EXIT_FAIL		1	/* a check failed, or a run-time error */
