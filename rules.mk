@@ -128,12 +128,14 @@ torture-drivers: all
 #   make fuzz [FUZZ_SECONDS=N]   every fuzz target for N s (default 60)
 # make check runs each target on its corpus plus a fixed number of runs.
 FUZZ_CC ?= clang
+# fuzz/run.sh --check (make check) asks the same compiler whether a
+# target that is not built is a SKIP (no clang) or a FAIL.
+export FUZZ_CC
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer \
 	-fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-sanitize-recover=all
 FUZZ_SECONDS ?= 60
 # Does $(FUZZ_CC) link a libFuzzer program?  (Debian: clang libclang-rt-14-dev)
-fuzz-cc-ok = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
-	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - >/dev/null 2>&1 && echo yes)
+fuzz-cc-ok = $(shell $(srctree)/fuzz/run.sh --cc-ok '$(FUZZ_CC)' && echo yes)
 
 fuzz-build:
 	$(Q)if [ '$(fuzz-cc-ok)' = yes ]; then \
