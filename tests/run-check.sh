@@ -501,6 +501,26 @@ readme_checks() {
 		out-like="$LOG/torture-report.want" -- tests/peers/dev-torture-report.sh
 }
 
+# The READMEs say what a thing is and how to run it: no load average,
+# date or commit hash (figures go to each folder's RESULTS), and the top
+# README's "Testing a kernel patch" early (tests/readmes.sh).  The script
+# must also refuse a README that has them.
+readme_text_checks() {
+	expect "READMEs: no load average, date or commit hash; kernel patch section early" 0 \
+		err-empty -- tests/readmes.sh
+	printf 'Measured at a load average of 3 on 2026-12-04, commit %s.\n' \
+		"$(git rev-parse --short=12 HEAD 2>/dev/null || echo 0123456789ab)" >"$LOG/README.bad"
+	if git rev-parse --git-dir >/dev/null 2>&1; then
+		expect "tests/readmes.sh refuses a README with a load average, a date, a commit" 1 \
+			err='README.bad:1: a load average' err='README.bad:1: a date' \
+			err='README.bad:1: [0-9a-f]{12} is a commit' -- tests/readmes.sh "$LOG/README.bad"
+	else
+		expect "tests/readmes.sh refuses a README with a load average, a date" 1 \
+			err='README.bad:1: a load average' err='README.bad:1: a date' -- \
+			tests/readmes.sh "$LOG/README.bad"
+	fi
+}
+
 # Test programs with cases of their own: every case listed by --list.
 # $1: the program, $2: the name its checks start with, $3...: a command
 # to run each case under (valgrind).
@@ -955,6 +975,7 @@ else
 				sh -c '"$1" double-free' sh "$B/tests/kmem_misuse" ;;
 		esac
 		readme_checks
+		readme_text_checks
 		expect "kernel/GAPS lists every kernel gap the cases name" 0 -- \
 			tests/gaps-listed.sh "$B"
 		suite stats tests/stats/run.sh "$B/stats"
