@@ -29,6 +29,16 @@
  * and standard error are both searched; every run of both commands must give
  * the same kind of figure, and a run that fails stops the comparison.
  *
+ * Layouts: given more than one pair of commands (A1 B1 A2 B2 ...: the same
+ * two programs each linked or started another way, so that their code and
+ * stack lie elsewhere), the pairs go round the layouts, and the ratio is
+ * the geometric mean of each layout's median pair ratio, its interval a t
+ * interval over the layouts: how much the layout alone moves a ratio is
+ * then part of the interval and of the verdict, which a bootstrap of the
+ * pairs of one layout cannot see (Mytkowicz et al., ASPLOS 2009: link
+ * order and environment size alone move timings by more than many
+ * patches do).
+ *
  * --max-slowdown[=PCT] is a gate: exit status 1 when B is slower than A by
  * more than PCT percent with 95% confidence (the whole interval above
  * 1 + PCT/100), or, for instructions, when the ratio itself is above it.
@@ -133,10 +143,13 @@ fail(int status, const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fputs(
-"Usage: compare [OPTIONS] COMMAND_A COMMAND_B\n"
+"Usage: compare [OPTIONS] COMMAND_A COMMAND_B [COMMAND_A2 COMMAND_B2 ...]\n"
 "Run the two shell commands in pairs, A B, B A, A B ..., take one figure\n"
 "from each run, and tell whether B is faster or slower than A: the median\n"
 "of the pair ratios B/A with a 95% bootstrap confidence interval.\n"
+"More pairs of commands are layouts of A and B (other link orders, code\n"
+"or stack offsets): the pairs go round them, and B/A is the geometric mean\n"
+"of each layout's median pair ratio, with a t interval over the layouts.\n"
 "  -m, --metric M     the figure: cpu (default: CPU time, user + system,\n"
 "                     of the run, measured here: unlike wall time, not\n"
 "                     inflated while the run waits for a CPU), auto (the\n"
@@ -423,16 +436,29 @@ static double run_side(const struct side *s, enum kind *kind, unsigned int nr)
 	return fig;
 }
 
-/* "PROG --version" for a command whose first word is a path. */
+/*
+ * "PROG --version" for a command whose first word is a path (after any
+ * NAME=VALUE words and "exec").
+ */
 static char *version_of(const char *cmd)
 {
-	size_t n = strcspn(cmd, " \t\n");
-	char *prog = strndup(cmd, n), *out, *nl;
-	char *argv[] = { prog, "--version", NULL };
+	size_t n;
+	char *prog, *out, *nl;
+	char *argv[] = { NULL, "--version", NULL };
 	struct stat st;
 	double ns;
 	int status;
 
+	for (;;) {
+		cmd += strspn(cmd, " \t\n");
+		n = strcspn(cmd, " \t\n");
+		if (!(memchr(cmd, '=', n) && !memchr(cmd, '/', strcspn(cmd, "="))) &&
+		    !(n == 4 && !strncmp(cmd, "exec", 4)))
+			break;
+		cmd += n;
+	}
+	prog = strndup(cmd, n);
+	argv[0] = prog;
 	if (!prog || !memchr(prog, '/', n) || stat(prog, &st) ||
 	    !S_ISREG(st.st_mode) || access(prog, X_OK)) {
 		free(prog);
@@ -471,6 +497,18 @@ static double quantile(const double *v, size_t n, double p)
 	size_t i = (size_t)pos;
 
 	return i + 1 < n ? v[i] + (pos - i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+/* The 0.975 quantile of Student's t with df degrees of freedom. */
+static double t975(unsigned long df)
+{
+	static const double t[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571,
+		2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+		2.131, 2.120, 2.110, 2.101, 2.093, 2.086 };
+
+	if (df < sizeof(t) / sizeof(t[0]))
+		return t[df];
+	return df <= 30 ? 2.042 : df <= 60 ? 2.000 : 1.960;
 }
 
 /* splitmix64: small, good enough, and the same on every machine. */
@@ -612,7 +650,8 @@ int main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned long pairs = 0, warmup = ~0UL, resamples = 10000, seed = 1, i;
-	struct side a = { .name = 'A' }, b = { .name = 'B' };
+	unsigned long nlay, runs, l;
+	struct side a = { .name = 'A' }, b = { .name = 'B' }, *la, *lb;
 	double ratio, lo, hi, *boot = NULL, gate_pct = -1, limit, margin = -1;
 	bool versions = true, paired = true, raw = false, json = false;
 	bool gate = false, gate_failed = false, check_only = false;
@@ -676,19 +715,45 @@ int main(int argc, char *argv[])
 	if (gate_pct < 0)
 		gate_pct = metric == METRIC_INSTR ? GATE_PCT_INSTR :
 			   GATE_PCT_NOISY;
-	if (argc - optind != 2)
-		bad_usage("two commands are needed, A and B; %d given",
-			  argc - optind);
-	a.cmd = argv[optind];
-	b.cmd = argv[optind + 1];
-	if (!*a.cmd || !*b.cmd)
-		bad_usage("an empty command");
+	if (argc - optind < 2 || (argc - optind) % 2)
+		bad_usage("commands come in pairs, A and B (more pairs: "
+			  "layouts); %d given", argc - optind);
+	nlay = (argc - optind) / 2;
+	if (nlay > 1 && metric == METRIC_INSTR)
+		bad_usage("layouts time code: not for --metric=instructions");
+	if (nlay > 1 && !paired)
+		bad_usage("layouts are compared in pairs: not with --unpaired");
+	if (nlay > 1 && pairs < nlay)
+		bad_usage("--pairs: %lu pairs for %lu layouts (one a layout at "
+			  "least)", pairs, nlay);
+	la = calloc(nlay, sizeof(*la));
+	lb = calloc(nlay, sizeof(*lb));
+	if (!la || !lb)
+		die("out of memory");
+	for (l = 0; l < nlay; l++) {
+		la[l].name = 'A';
+		lb[l].name = 'B';
+		la[l].cmd = argv[optind + 2 * l];
+		lb[l].cmd = argv[optind + 2 * l + 1];
+		if (!*la[l].cmd || !*lb[l].cmd)
+			bad_usage("an empty command");
+		la[l].fig = malloc(pairs * sizeof(double));
+		lb[l].fig = malloc(pairs * sizeof(double));
+		if (!la[l].fig || !lb[l].fig)
+			die("out of memory");
+	}
+	a.cmd = la[0].cmd;
+	b.cmd = lb[0].cmd;
 	if (check_only)
 		return 0;
 	if (save && !(save_f = fopen(save, "w")))
 		die("%s: %s", save, strerror(errno));
 
-	if (!json)
+	if (!json && nlay > 1)
+		for (l = 0; l < nlay; l++)
+			printf("layout %lu: A: %s\nlayout %lu: B: %s\n", l + 1,
+			       la[l].cmd, l + 1, lb[l].cmd);
+	else if (!json)
 		printf("A: %s\nB: %s\n", a.cmd, b.cmd);
 	if (versions) {
 		a.version = version_of(a.cmd);
@@ -710,30 +775,39 @@ int main(int argc, char *argv[])
 	if (!a.fig || !b.fig || !boot)
 		die("out of memory");
 
-	for (i = 0; i < warmup + pairs; i++) {
+	/*
+	 * Round the layouts: pair i is layout i % nlay's, each layout's own
+	 * warm-up pairs first.  In each layout, A B, then B A: neither always
+	 * runs second.
+	 */
+	runs = warmup * nlay + pairs;
+	for (i = 0; i < runs; i++) {
+		bool warm = i < warmup * nlay;
 		double fa, fb;
 
-		/* A B, then B A: neither always runs second. */
-		if (i % 2) {
-			fb = run_side(&b, &kind, i + 1);
-			fa = run_side(&a, &kind, i + 1);
+		l = i % nlay;
+		if ((i / nlay) % 2) {
+			fb = run_side(&lb[l], &kind, i + 1);
+			fa = run_side(&la[l], &kind, i + 1);
 		} else {
-			fa = run_side(&a, &kind, i + 1);
-			fb = run_side(&b, &kind, i + 1);
+			fa = run_side(&la[l], &kind, i + 1);
+			fb = run_side(&lb[l], &kind, i + 1);
 		}
 
-		if (i >= warmup) {
+		if (!warm) {
 			a.fig[a.n++] = fa;
 			b.fig[b.n++] = fb;
+			la[l].fig[la[l].n++] = fa;
+			lb[l].fig[lb[l].n++] = fb;
 			if (save_f)
 				fprintf(save_f, "%.17g %.17g\n", fa, fb);
 		}
 		if (raw && !json)
-			printf("%s %lu: A %.9g B %.9g\n", i < warmup ?
-			       "warm-up" : "pair", i < warmup ? i + 1 :
-			       i - warmup + 1, fa, fb);
+			printf("%s %lu: A %.9g B %.9g\n", warm ? "warm-up" :
+			       "pair", warm ? i + 1 : i - warmup * nlay + 1,
+			       fa, fb);
 		if (!quiet)
-			fputc(i < warmup ? ',' : '.', stderr);
+			fputc(warm ? ',' : '.', stderr);
 	}
 	if (!quiet)
 		fputc('\n', stderr);
@@ -753,6 +827,25 @@ int main(int argc, char *argv[])
 		lo = b.lo / a.hi;
 		hi = b.hi / a.lo;
 	}
+	if (nlay > 1) {
+		/*
+		 * Each layout's median pair ratio; their geometric mean and a
+		 * t interval over them: the layouts' spread is in it.
+		 */
+		double sum = 0, sq = 0, mean, sd;
+
+		for (l = 0; l < nlay; l++) {
+			la[l].med = pair_ratio(&la[l], &lb[l]);
+			sum += log(la[l].med);
+		}
+		mean = sum / nlay;
+		for (l = 0; l < nlay; l++)
+			sq += (log(la[l].med) - mean) * (log(la[l].med) - mean);
+		sd = sqrt(sq / (nlay - 1));
+		ratio = exp(mean);
+		lo = exp(mean - t975(nlay - 1) * sd / sqrt(nlay));
+		hi = exp(mean + t975(nlay - 1) * sd / sqrt(nlay));
+	}
 	slower = lo > 1 + margin / 100;
 	faster = hi < 1 - margin / 100;
 	verdict = slower ? "slower" : faster ? "faster" : "same";
@@ -771,10 +864,23 @@ int main(int argc, char *argv[])
 		       "  \"bootstrap\": \"%s\",\n  \"resamples\": %lu,\n"
 		       "  \"seed\": %lu,\n  \"statistic\": \"%s\",\n"
 		       "  \"margin_pct\": %g,\n  \"verdict\": \"%s\",\n",
-		       ratio, lo, hi, kind == KIND_INSTR ? "none" :
+		       ratio, lo, hi, kind == KIND_INSTR || nlay > 1 ? "none" :
 		       paired ? "paired" : "unpaired", resamples, seed,
+		       nlay > 1 ? "layout_mean_ratio" :
 		       paired && kind != KIND_INSTR ? "median_pair_ratio" :
 		       "ratio_of_medians", margin, verdict);
+		if (nlay > 1) {
+			printf("  \"layouts\": [");
+			for (l = 0; l < nlay; l++) {
+				printf("%s\n    {\"a\": ", l ? "," : "");
+				rig_json_quoted(la[l].cmd);
+				printf(", \"b\": ");
+				rig_json_quoted(lb[l].cmd);
+				printf(", \"pairs\": %zu, \"ratio\": %.6f}",
+				       la[l].n, la[l].med);
+			}
+			printf("\n  ],\n");
+		}
 		if (gate)
 			printf("  \"gate\": {\"max_slowdown_pct\": %g, "
 			       "\"failed\": %s}\n}\n", gate_pct,
@@ -782,14 +888,22 @@ int main(int argc, char *argv[])
 		else
 			printf("  \"gate\": null\n}\n");
 	} else {
-		printf("figure: %s; %lu pairs after %lu warm-up\n",
-		       kind_text[kind], pairs, warmup);
+		printf("figure: %s; %lu pairs after %lu warm-up%s\n",
+		       kind_text[kind], pairs, warmup,
+		       nlay > 1 ? " a layout" : "");
 		print_side(&a, kind);
 		print_side(&b, kind);
 		if (kind == KIND_INSTR)
 			printf("B/A: %.6f (deterministic: no interval)\n",
 			       ratio);
-		else
+		else if (nlay > 1) {
+			for (l = 0; l < nlay; l++)
+				printf("layout %lu: B/A %.4f (median of %zu pair "
+				       "ratios)\n", l + 1, la[l].med, la[l].n);
+			printf("B/A: %.4f, 95%% CI %.4f..%.4f (geometric mean of "
+			       "the %lu layouts' ratios, t interval)\n", ratio,
+			       lo, hi, nlay);
+		} else
 			printf("B/A: %.4f, 95%% CI %.4f..%.4f (%s, bootstrap "
 			       "of %lu resamples, seed %lu)\n", ratio, lo, hi,
 			       paired ? "median of the pair ratios" :
@@ -812,6 +926,12 @@ int main(int argc, char *argv[])
 			       "fails when B/A is above 1 + PCT/100" :
 			       "fails when the whole interval is above 1 + PCT/100");
 	}
+	for (l = 0; l < nlay; l++) {
+		free(la[l].fig);
+		free(lb[l].fig);
+	}
+	free(la);
+	free(lb);
 	free(a.fig);
 	free(b.fig);
 	free(a.version);
