@@ -78,6 +78,7 @@ RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o 
 TOOL_OBJS := harness/text.o
 TOOLS += stats
 TOOLS += ab/compare
+TOOLS += ab/srcfuncs
 
 # libFuzzer targets, linked like PROGS but built only in build-fuzz/, whose
 # CFLAGS instrument everything for libFuzzer (make fuzz-build).
