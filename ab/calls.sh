@@ -5,7 +5,7 @@
 # own, under valgrind's callgrind: a patch to one call shows in that
 # call's row, not only in a whole run's.
 #
-# Usage: ab/calls.sh [BUILD_DIR]   (default: the current directory)
+# Usage: ab/calls.sh [-w FILE] [BUILD_DIR]   (default: the current directory)
 #
 # Measured, in BUILD_DIR (a top-level, O= or KSRC= build; every run as
 # ./NAME in it, with an empty environment, as ab/count.sh does):
@@ -34,14 +34,28 @@
 #   virtqueue_add_outbuf split direct instructions/call: 371.52
 # A ring the code under test lacks (exit 77: packed rings with the
 # kernel's vringh) prints its rows as "n/a"; a call that did not run is
-# not printed.  Exit status: 0, or 1 if valgrind is missing or a run failed.
+# not printed.  -w FILE also writes what each row ran to FILE,
+# "NAME<TAB>UNITS<TAB>SYMBOLS" (ab/callgrind-calls.awk; the source units
+# by ab/src-index.sh, run first), for make regress and make series to
+# tell a row whose source changed from one the compiler moved.
+# Exit status: 0, or 1 if valgrind is missing or a run failed.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
+ranfile=
+if [ "${1:-}" = -w ]; then
+	[ $# -ge 2 ] && [ -n "$2" ] || { echo "calls: -w needs a FILE" >&2; exit 2; }
+	ranfile=$2
+	shift 2
+fi
 B=${1:-.}
 N=20000
 . "$here/lib.sh"
 grind_setup calls "$B"
+if [ -n "$ranfile" ]; then
+	"$here/src-index.sh" "$B" || die "cannot index the source of $B"
+	: >"$ranfile" || die "cannot write $ranfile"
+fi
 
 GUEST_CALLS="virtqueue_add_outbuf virtqueue_add_inbuf virtqueue_add_inbuf_ctx
 	virtqueue_add_sgs virtqueue_kick_prepare virtqueue_notify
@@ -60,7 +74,7 @@ OWN='(vring_bench|vringh_test[a-z_]*|virtio_test)\.c$|/harness/'
 grind() {
 	label=$1 scen=$2 names=$3
 	shift 4
-	(cd "$B" && exec env -i "$VALGRIND" --tool=callgrind \
+	(cd "$B" && exec env -i "$VALGRIND" --tool=callgrind --compress-pos=no \
 		--callgrind-out-file="$tmp/out" "$@") >"$tmp/log" 2>&1
 	rc=$?
 	if [ $rc -eq 77 ]; then
@@ -73,17 +87,24 @@ grind() {
 		sed 's/^/  | /' "$tmp/log" >&2
 		die "$* failed under valgrind (exit $rc)"
 	fi
+	: >"$tmp/ran"
 	awk -v calls="$names" -v own="$OWN" -v scenarios="$scen" \
 		-v skip="fixture_setup fixture_teardown st_setup st_teardown" \
+		-v ran="${ranfile:+$tmp/ran}" -v index_file="$B/.rig-src-index" -v base="$B" \
 		-f "$here/callgrind-calls.awk" "$tmp/out" >"$tmp/costs" ||
 		die "cannot read callgrind's output of $*"
 	[ -s "$tmp/costs" ] || die "no call of the ring code counted in $*"
-	awk -v label="$label" -v scen=" $scen " '{
-		if (index(scen, " " $1 " "))
-			printf "vringh_test %s %s instructions/run: %.2f\n", label, $1, $3 / $2
-		else
-			printf "%s %s instructions/call: %.2f\n", $1, label, $3 / $2
-	}' "$tmp/costs"
+	# Each row's name: "CALL LABEL instructions/call", or "vringh_test
+	# LABEL SCENARIO instructions/run".
+	rows='function row(f) {
+		if (index(scen, " " f " "))
+			return sprintf("vringh_test %s %s instructions/run", label, f)
+		return sprintf("%s %s instructions/call", f, label)
+	}'
+	awk -v label="$label" -v scen=" $scen " "$rows"'
+		{ printf "%s: %.2f\n", row($1), $3 / $2 }' "$tmp/costs"
+	[ -z "$ranfile" ] || awk -F '\t' -v label="$label" -v scen=" $scen " "$rows"'
+		{ printf "%s\t%s\t%s\n", row($1), $2, $3 }' "$tmp/ran" >>"$ranfile"
 }
 
 for ring in split packed; do

@@ -7,7 +7,8 @@
 # run, so a change of a fraction of a percent shows in one run, on any
 # machine, hardware counters or not.
 #
-# Usage: ab/count.sh [BUILD_DIR]   (default: the current directory)
+# Usage: ab/count.sh [-r ROW] [-w FILE] [BUILD_DIR]   (default: the current
+#        directory)
 #
 # Measured, in BUILD_DIR (a top-level, O= or KSRC= build):
 #   vring_bench split / packed   per add (each buffer added, kicked, reaped
@@ -68,6 +69,9 @@
 # indirect table, "get_buf" its kfree and the calls that find nothing (one
 # a ring-full); the ring-code figure leaves those shims out.
 # A scenario the ring code under test lacks (exit 77) prints "NAME: n/a".
+# -w FILE also writes what each row's run executed to FILE, as ab/calls.sh
+# -w does: "NAME<TAB>UNITS<TAB>SYMBOLS" (the units of the source it ran,
+# by ab/src-index.sh, and the functions of the object code).
 # Instruction counts move only when the code run moves.  Miss counts also
 # move with memory layout: the same binary with 500 more bytes of
 # environment (its stack elsewhere) went from 5.13 to 5.18 D1 misses per
@@ -76,14 +80,21 @@
 # Exit status: 0, or 1 if valgrind is missing or a run failed.
 
 set -u
-MATRIX= only=
-if [ "${1:-}" = -r ]; then
-	case ${2:-} in
-	vring_bench | vringh_test | vhost | vhost-in-order | vhost-net) only=$2 ;;
-	*) echo "count: -r '${2:-}' is not vring_bench, vringh_test, vhost, vhost-in-order or vhost-net" >&2; exit 2 ;;
+MATRIX= only= ranfile=
+while :; do
+	case ${1:-} in
+	-r)
+		case ${2:-} in
+		vring_bench | vringh_test | vhost | vhost-in-order | vhost-net) only=$2 ;;
+		*) echo "count: -r '${2:-}' is not vring_bench, vringh_test, vhost, vhost-in-order or vhost-net" >&2; exit 2 ;;
+		esac ;;
+	-w)
+		[ -n "${2:-}" ] || { echo "count: -w needs a FILE" >&2; exit 2; }
+		ranfile=$2 ;;
+	*) break ;;
 	esac
 	shift 2
-fi
+done
 # want ROW: is ROW's figure asked for?
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 if [ "${1:-}" = --matrix ]; then
@@ -112,14 +123,21 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 1
 progs="vring_bench vringh_test"
 case $only in vhost-net) progs=vhost_net_test ;; vhost*) progs=vring_bench ;; esac
 GRIND_PROGS=$progs grind_setup count "$@"
+if [ -n "$ranfile" ]; then
+	[ -z "$MATRIX" ] || die "-w is not for --matrix"
+	"$here/src-index.sh" "$B" || die "cannot index the source of $B"
+	: >"$ranfile" || die "cannot write $ranfile"
+fi
 
 # grind OUT [CALLGRIND_OPTION...] -- PROGRAM ARGS...: run it under
 # callgrind; OUT gets "Ir D1 LL" (D1 and LL misses, reads and writes, data
-# and instructions), or "skip" on exit 77, and OUT.split where the
-# instructions went (ab/cg-split.awk).
+# and instructions), or "skip" on exit 77, OUT.split where the
+# instructions went (ab/cg-split.awk), and with -w OUT.ran what ran
+# (ab/callgrind-calls.awk).
 grind() {
 	out=$1
 	shift
+	rm -f "$out.ran"
 	opts=
 	while [ "$1" != -- ]; do
 		opts="$opts $1"
@@ -129,7 +147,7 @@ grind() {
 	# In BUILD_DIR, as ./PROGRAM: the same stack layout from any folder.
 	# shellcheck disable=SC2086 # options are words
 	(cd "$B" && exec env -i "$VALGRIND" --tool=callgrind --cache-sim=yes $CACHES \
-		--callgrind-out-file="$tmp/cg.out" $opts "$@") \
+		--compress-pos=no --callgrind-out-file="$tmp/cg.out" $opts "$@") \
 		>"$tmp/log" 2>&1
 	rc=$?
 	if [ $rc -eq 77 ]; then
@@ -146,6 +164,10 @@ grind() {
 		awk 'NF >= 1 { print $1, $4 + $5 + $6, $7 + $8 + $9 }' >"$out"
 	[ -s "$out" ] || die "no callgrind summary from $*"
 	awk -f "$SPLIT_AWK" "$tmp/cg.out" >"$out.split" ||
+		die "cannot read callgrind's profile of $*"
+	[ -z "$ranfile" ] || awk -v whole=- -v ran="$out.ran" \
+		-v index_file="$B/.rig-src-index" -v base="$B" \
+		-f "$here/callgrind-calls.awk" "$tmp/cg.out" ||
 		die "cannot read callgrind's profile of $*"
 	rm -f "$tmp/cg.out"
 }
@@ -227,6 +249,20 @@ if [ -n "$MATRIX" ]; then
 	exit 0
 fi
 
+# ... | rows_ran OUT: the rows on stdin, printed; with -w, each also
+# written to the -w file with what OUT's run ran.
+rows_ran() {
+	if [ -z "$ranfile" ] || [ ! -f "$1.ran" ]; then
+		cat
+		return
+	fi
+	tee "$tmp/rows"
+	cut -f 2- "$1.ran" >"$tmp/ran1"
+	sed 's/: [^:]*$//' "$tmp/rows" | while IFS= read -r name; do
+		printf '%s\t%s\n' "$name" "$(cat "$tmp/ran1")"
+	done >>"$ranfile"
+}
+
 # row NAME UNIT FILE [FILE0 DIVISOR]: print the three figures of FILE, or
 # of FILE minus FILE0 divided by DIVISOR.
 row() {
@@ -253,19 +289,22 @@ for mode in split packed; do
 	[ $mode = packed ] && flag=--packed
 	grind "$tmp/lo" --toggle-collect=main $NOPRINT -- ./vring_bench $flag $LO
 	grind "$tmp/hi" --toggle-collect=main $NOPRINT -- ./vring_bench $flag $HI
-	row "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
-	split_rows "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
+	{
+		row "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
+		split_rows "vring_bench $mode" add "$tmp/hi" "$tmp/lo" $((HI - LO))
+	} | rows_ran "$tmp/hi"
 done
 
 if want vhost; then
 	grind "$tmp/lo" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost $LO
 	grind "$tmp/hi" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost $HI
-	row "vhost core split" buffer "$tmp/hi" "$tmp/lo" $((HI - LO))
+	row "vhost core split" buffer "$tmp/hi" "$tmp/lo" $((HI - LO)) | rows_ran "$tmp/hi"
 fi
 if want vhost-in-order; then
 	grind "$tmp/lo" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost --in-order $LO
 	grind "$tmp/hi" --toggle-collect=vhost_core_serve -- ./vring_bench --vhost --in-order $HI
-	row "vhost core split in-order" buffer "$tmp/hi" "$tmp/lo" $((HI - LO))
+	row "vhost core split in-order" buffer "$tmp/hi" "$tmp/lo" $((HI - LO)) |
+		rows_ran "$tmp/hi"
 fi
 if want vhost-net; then
 	# A build without vhost-net says so at once (exit 77): no valgrind.
@@ -285,8 +324,10 @@ if want vhost-net; then
 		else
 			echo skip >"$tmp/lo"
 			echo skip >"$tmp/hi"
+			rm -f "$tmp/hi.ran"
 		fi
-		row "vhost-net $dir" packet "$tmp/hi" "$tmp/lo" $((NHI - NLO))
+		row "vhost-net $dir" packet "$tmp/hi" "$tmp/lo" $((NHI - NLO)) |
+			rows_ran "$tmp/hi"
 	done
 fi
 want vringh_test || exit 0
@@ -314,5 +355,5 @@ for mode in split packed; do
 	grind "$tmp/st" --toggle-collect=$region --toggle-collect=$setup \
 		--toggle-collect=$teardown -- \
 		./vringh_test --indirect --eventidx $flag
-	row "vringh_test $mode" run "$tmp/st"
+	row "vringh_test $mode" run "$tmp/st" | rows_ran "$tmp/st"
 done
