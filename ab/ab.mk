@@ -21,13 +21,15 @@ ksrc-tool-args = $(if $(RIG_TOOL_KSRC),-k $(call shell-quote,$(RIG_TOOL_KSRC))) 
 	$(if $(RIG_TOOL_GUEST)$(RIG_TOOL_HOST),-p $(call shell-quote,$(or $(RIG_TOOL_GUEST),kernel)/$(or $(RIG_TOOL_HOST),kernel)))
 
 # make regress BASE=<rev> [HEAD=<rev>|worktree] [PAIRS=201] [JSON=FILE]
+#   [REPORT=short]
 # make regress KSRC=<kernel git tree> BASE=<rev> [HEAD=<rev>|worktree]
 # make regress KSRC_BASE=<tree> KSRC=<tree>   [GUEST=.. HOST=..]
 # (ab/regress.sh -h); make count: this build's counts (ab/count.sh), and
 # each ring call's on its own (ab/calls.sh).
-regress: ab/compare
+regress: ab/compare ab/srcfuncs stats
 	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/regress.sh $(ksrc-tool-args) \
 		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
+		$(if $(REPORT),-R $(call shell-quote,$(REPORT))) \
 		$(if $(JSON),-j $(call shell-quote,$(JSON))) '$(BASE)' '$(HEAD)'
 # make series BASE=<rev> [HEAD=<rev>] [PAIRS=51] [JSON=FILE] [PLOT=FILE]
 # make series KSRC=<kernel git tree> BASE=<rev> [HEAD=<rev>] [GUEST=.. HOST=..]
