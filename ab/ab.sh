@@ -30,8 +30,8 @@
 # revision.  Both builds' --version lines are printed by ab/compare.  Every
 # option is checked before anything is built.  Exit status: ab/compare's
 # (0 done, 1 the gate failed, 2 usage error, 3 a run failed); 2 also for a
-# usage error here, 3 for a failed build or a revision that names no
-# commit (as ab/regress.sh).
+# usage error here or a revision that names no commit (as ab/regress.sh
+# and ab/series.sh), 3 for a failed build.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
@@ -97,7 +97,7 @@ describe() {
 		echo worktree
 	else
 		git -C "$top" rev-parse --verify --quiet "$1^{commit}" ||
-			die "'$1' names no commit"
+			usage "'$1' names no commit of $top"
 	fi
 }
 
@@ -112,7 +112,7 @@ in_build() {
 	printf '%s\n' "$cmd" | sed "s#\(^\|[[:space:]]\)\./#\1$dir/$1/#g"
 }
 
-# (die's status, 3, from the subshell: 1 would say the gate failed)
+# (usage's status, 2, from the subshell: 1 would say the gate failed)
 rev_a=$(describe "$base") || exit
 rev_b=$(describe "$head") || exit
 echo "A = $base ($rev_a), B = $head ($rev_b); building in $dir" \

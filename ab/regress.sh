@@ -65,8 +65,9 @@
 # device; vringh_test runs both sides.  Prints one table: metric, A, B, B/A, verdict (ok, better,
 # REGRESSION, missing for a metric one side lacks, or info for misses not
 # gated).
-# Exit status: 0 no regression, 1 a regression (or a missing metric), 2 usage error, 3 a build or
-# a run failed.
+# Exit status: 0 no regression, 1 a regression (or a missing metric), 2
+# usage error (a revision that names no commit too), 3 a build or a run
+# failed.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
@@ -145,6 +146,16 @@ fi
 	die "valgrind is not installed (Debian: apt-get install valgrind)"
 
 top=$(git -C "$here" rev-parse --show-toplevel) || die "not in a git repository"
+# A revision that names no commit is a usage error (2), found before
+# anything is built, as in ab/ab.sh and ab/series.sh.
+if [ -z "$ksrc_base" ]; then
+	repo=${ksrc:-$top}
+	for r in "$base" "$head"; do
+		[ "$r" = worktree ] ||
+			git -C "$repo" rev-parse --verify --quiet "$r^{commit}" >/dev/null ||
+			usage "'$r' names no commit of $repo"
+	done
+fi
 AB_DIR=${AB_DIR:-$top/build-regress}
 export AB_DIR
 compare=$top/ab/compare

@@ -410,8 +410,17 @@ else
 	AB_DIR=$tmp/ab "$top/ab/ab.sh" -c "$compare" no-such-revision-here \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ "$rc" -eq 3 ] && grep -q "names no commit" "$tmp/err"
-	pass_if "ab.sh: an unknown revision is an error (3, as regress.sh; 1 is the gate)"
+	[ "$rc" -eq 2 ] && grep -q "names no commit" "$tmp/err"
+	pass_if "ab.sh: an unknown revision is a usage error (2; 1 is the gate)"
+	# The same status from make regress and make series, before a build.
+	for s in "regress -T -L 1 -n 3" "series -n 0"; do
+		# shellcheck disable=SC2086 # options are words
+		AB_DIR=$tmp/ab-rev SERIES_DIR=$tmp/ab-rev "$top/ab/${s%% *}.sh" ${s#* } \
+			no-such-revision-here >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 2 ] && grep -q "names no commit" "$tmp/err" && [ ! -e "$tmp/ab-rev" ]
+		pass_if "${s%% *}.sh: an unknown BASE is a usage error (2, as ab.sh)"
+	done
 	# Bad comparer options are refused before anything is built.
 	for a in "-n 2" "-n 0" "-m cycles" "-g x"; do
 		# shellcheck disable=SC2086
