@@ -90,14 +90,22 @@ clean:
 		build-ubsan build-tsan build-valgrind build-ab build-regress build-series
 
 # ---- Checking ----
-# make check [T=REGEX]: tests/run-check.sh on this folder's programs and
-# test programs, with the fuzz targets built (fuzz-build) for their short
-# runs.  They are built first by a make of their own whose standard output
-# goes to stderr, so that make check's is KTAP alone from its first line
-# (make check | tee check.tap), whatever is built and however (V=1 too:
-# these two commands are never echoed).
-check-build = $(MAKE) --no-print-directory all test-programs fuzz-build >&2
-check-run = $(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T)))
+# make check [T=REGEX] [LIST=1]: tests/run-check.sh on this folder's
+# programs and test programs, with the fuzz targets built (fuzz-build) for
+# their short runs when T selects them; LIST=1 builds the same and names
+# the checks the run would make instead of running them.  They are built
+# first by a make of their own whose standard output goes to stderr, so
+# that make check's is KTAP alone from its first line (make check | tee
+# check.tap), whatever is built and however (V=1 too: these two commands
+# are never echoed).
+check-fuzz-names = for t in $$($(srctree)/fuzz/run.sh --list); do \
+	echo "fuzz $$t: corpus + $${FUZZ_CHECK_RUNS:-200000} runs or $${FUZZ_CHECK_CPU:-60} CPU s, seed 1"; done
+check-wants-fuzz = $(if $(LIST),,$(if $(T),$(shell $(check-fuzz-names) | \
+	grep -Eq -- $(call shell-quote,$(value T)) && echo yes),yes))
+check-build = $(MAKE) --no-print-directory all test-programs \
+	$(if $(check-wants-fuzz),fuzz-build) >&2
+check-run = $(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T))) \
+	$(if $(LIST),--list)
 check:
 	@$(check-build)
 	@$(check-run)

@@ -9,6 +9,7 @@
 #   make KSRC=... GUEST=rig HOST=kernel      ours against the kernel's vringh.c,
 #                                            in build-rig-kernel/
 #   make check KSRC=...                      builds and checks all three
+#   make check KSRC=... LIST=1               builds all three, names the checks
 #   make check-asan KSRC=... (-ubsan, -tsan, -valgrind)
 #                                            the same in build-asan-kernel/,
 #                                            build-asan-kernel-rig/, ...
@@ -157,7 +158,7 @@ endif
 ifneq ($(filter check,$(rig-goals)),)
 check: $(rig-in-pairings)
 	$(Q)tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T))) \
-		$(if $(KSRC),--ksrc) $(rig-dirs)
+		$(if $(LIST),--list) $(if $(KSRC),--ksrc) $(rig-dirs)
 endif
 
 .PHONY: all check $(rig-other-goals) $(rig-in-pairings)

@@ -982,6 +982,7 @@ else
 		suite "guest scan" tests/peers/guest-scan-test.sh
 		suite runner tests/runner/stop.sh
 		suite "runner times" tests/runner/times.sh
+		suite "runner goals" tests/runner/goals.sh
 		LONG=1 suite torture tests/peers/torture-fates.sh
 		LONG=1 suite bench tests/bench/run.sh "$B"
 		LONG=1 frontend_checks
