@@ -176,6 +176,17 @@ static int getdesc_said(bool (*getrange)(struct vringh *, u64, struct vringh_ran
 #define ANY_REFUSAL INT_MIN
 
 /*
+ * What vringh_getdesc_*() returned, in words: an errno's name, or what a
+ * 0 or 1 means (strerror() of a positive value is "Unknown error -1").
+ */
+static const char *getdesc_words(int err)
+{
+	if (err < 0)
+		return strerror(-err);
+	return err ? "a buffer taken" : "nothing there";
+}
+
+/*
  * getdesc's @err must be @want (any error: ANY_REFUSAL), and the rig's
  * vringh must have said why (with @why in it, see said_why()).
  */
@@ -185,7 +196,7 @@ static void check_refused(int err, int want, size_t said, const char *why)
 		CHECKF_GAP(err < 0, "getdesc returned %d, expected a refusal", err);
 	else
 		CHECKF_GAP(err == want, "getdesc returned %d (%s), expected %d (%s)",
-		           err, strerror(-err), want, strerror(-want));
+		           err, getdesc_words(err), want, getdesc_words(want));
 	/*
 	 * The kernel's vringh takes the head before walking its chain and
 	 * refuses some addresses silently; the rig's promises more.
@@ -451,7 +462,7 @@ static int expect_taken(bool (*getrange)(struct vringh *, u64, struct vringh_ran
 	vringh_iov_cleanup(&wiov);
 	teardown();
 	CHECKF(err == 1, "getdesc returned %d (%s), expected 1", err,
-	       err < 0 ? strerror(-err) : "nothing there");
+	       getdesc_words(err));
 	CHECKF(said == 0, "a buffer within bounds taken with a message");
 	return 0;
 }

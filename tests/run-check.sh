@@ -640,6 +640,12 @@ ring_checks() {
 	virtio_test_checks
 	vring_bench_checks
 	case_checks tests/hostile hostile
+	# The kernel's vringh takes a chain the rig's refuses: the TODO says
+	# what getdesc returned in words, not strerror() of a positive value.
+	grep -q ' HOST=kernel ' "$B/.rig-config" 2>/dev/null &&
+		expect "hostile host-avail-idx-jump: the kernel's vringh's TODO names what getdesc returned" 78 \
+			err='getdesc returned 1 \(a buffer taken\), expected -22 \(Invalid argument\)' -- \
+			"$B/tests/hostile" host-avail-idx-jump
 	case_checks tests/vhost_user_wire "vhost-user wire"
 	case_checks tests/allocfail allocfail
 	case_checks tests/mockdev mockdev
