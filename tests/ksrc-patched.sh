@@ -39,8 +39,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 DIE_PREFIX=ksrc-patched
 . "$top/tests/lib/die.sh"
 . "$top/tests/lib/edit.sh"
-edit_read "$edits" edit
-[ ${#EDIT_NAMES[@]} -gt 0 ] || die "$edits has no edit"
+[ -r "$edits" ] || die "cannot read $edits"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-ksrc-patched.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -57,12 +56,7 @@ for f in drivers/virtio/virtio_ring.c drivers/vhost/vringh.c \
 	mkdir -p "$tmp/tree/$(dirname "$f")"
 	cp "$ksrc/$f" "$tmp/tree/$f" || { echo "ksrc-patched: cannot copy $ksrc/$f" >&2; exit 1; }
 done
-for i in "${!EDIT_NAMES[@]}"; do
-	f=$tmp/tree/${EDIT_FILES[i]}
-	[ -f "$f" ] || die "$(basename "$edits"): ${EDIT_NAMES[i]}: $ksrc has no ${EDIT_FILES[i]} (or it is not copied)"
-	edit_apply "$f" "$i" >"$tmp/edited" && mv "$tmp/edited" "$f" ||
-		die "$(basename "$edits") does not apply to $ksrc"
-done
+edit_tree "$edits" "$tmp/tree"
 # A make of its own: not the jobs of the make check that may run this.
 if [ -n "$unbuildable" ]; then
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" O="$tmp/build" \

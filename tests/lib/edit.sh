@@ -75,3 +75,19 @@ edit_apply() {
 		for (i = 1; i <= NR; i++) print lines[i]
 	}' "$1"
 }
+
+# edit_tree EDITS TREE: every edit of the file EDITS made in place in
+# TREE (each FILE relative to it), in turn; dies saying which one does
+# not apply.  (It reads EDITS afresh: the arrays hold its edits only.)
+edit_tree() {
+	local i f
+	EDIT_NAMES=() EDIT_FILES=() EDIT_NTHS=() EDIT_FROMS=() EDIT_TOS=()
+	edit_read "$1" edit
+	[ ${#EDIT_NAMES[@]} -gt 0 ] || die "$1 has no edit"
+	for i in "${!EDIT_NAMES[@]}"; do
+		f=$2/${EDIT_FILES[i]}
+		[ -f "$f" ] || die "$(basename "$1"): ${EDIT_NAMES[i]}: $2 has no ${EDIT_FILES[i]}"
+		edit_apply "$f" "$i" >"$f.edited" && mv "$f.edited" "$f" ||
+			{ rm -f "$f.edited"; die "$(basename "$1") does not apply to $2"; }
+	done
+}
