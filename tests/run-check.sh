@@ -869,6 +869,9 @@ callgrind_checks() {
 # driver is decided by timing, which a sanitizer's slowdown changes (under
 # TSan the driver can miss the 0.5 s window: tolerated, not detected).
 frontend_checks() {
+	expect "vhost_test --socket=<missing>: says at once that it waits, then fails" 1 \
+		err='^vhost_test: no socket at /nonexistent/rig-socket yet: waiting up to 1 s' -- \
+		"$B/vhost_test" --socket=/nonexistent/rig-socket --device=net --timeout=1
 	suite "vhost-user frontend" tests/peers/frontend.sh "$B" "$PREFIX"
 	[ -n "$KSRC" ] || dev_torture_checks
 }

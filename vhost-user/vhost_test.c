@@ -283,6 +283,11 @@ void vt_connect(void)
 	uint64_t offered, proto = 0, want, qnum;
 	int err;
 
+	/* Waiting for a backend that is starting is fine, silently is not. */
+	if (access(vt.socket, F_OK))
+		fprintf(stderr, "vhost_test: no socket at %s yet: waiting up to "
+			"%u s for a backend to listen there (--timeout)\n",
+			vt.socket, (vt.timeout_ms + 999) / 1000);
 	err = vu_connect(&vt.front, vt.socket, vt.timeout_ms);
 	if (err)
 		front_fail(err);
