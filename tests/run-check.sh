@@ -442,6 +442,13 @@ usage_checks() {
 		out='^Interrupted after [0-9]* of 1000000000000 buffers$' \
 		out='^[0-9]+ns$' out='^[0-9]+ returned$' out-lines=3 -- \
 		tests/ctrl-c.sh "$CTRL_C_AFTER" "$B/vring_bench" 1000000000000
+	# vhost_dev stopped with no frontend ever: no "frontend:" line of 0
+	# messages, and a loopback's line without a source's returned=.
+	expect "vhost_dev: Ctrl-C with no frontend reports none, the loopback's line its own" 0 \
+		out='^listening on ' out='^net: mode=loopback rx=0 tx=0 dropped=0 bad=0$' \
+		out='^cpu: ' out-lines=3 -- \
+		sh -c 'd=$(mktemp -d) || exit 2; tests/ctrl-c.sh "$1" "$2" --socket="$d/s" --type=net
+			rc=$?; rm -rf "$d"; exit $rc' sh "$CTRL_C_AFTER" "$B/vhost_dev"
 	expect "virtio_test: Ctrl-C prints the figures so far, exit 130" 130 \
 		err='^virtio_test: interrupted: spurious wakeups: 0x[0-9a-f]* started=0x[0-9a-f]* completed=0x[0-9a-f]* of 0x10000000000$' -- \
 		tests/ctrl-c.sh "$CTRL_C_AFTER" "$B/virtio_test" --buf-num=0x10000000000

@@ -548,11 +548,15 @@ void net_model_report(struct net_model *n, FILE *f)
 {
 	static const char *const names[] = { "loopback", "sink", "source" };
 
-	fprintf(f, "net: mode=%s rx=%llu tx=%llu returned=%llu dropped=%llu bad=%llu probes=%llu",
-		names[n->mode], (unsigned long long)n->rx_frames,
-		(unsigned long long)n->tx_frames, (unsigned long long)n->returned,
-		(unsigned long long)n->dropped, (unsigned long long)n->bad,
-		(unsigned long long)n->probes);
+	fprintf(f, "net: mode=%s rx=%llu tx=%llu", names[n->mode],
+		(unsigned long long)n->rx_frames, (unsigned long long)n->tx_frames);
+	/* Only a source checks frames back and probes first. */
+	if (n->mode == NET_SOURCE)
+		fprintf(f, " returned=%llu", (unsigned long long)n->returned);
+	fprintf(f, " dropped=%llu bad=%llu", (unsigned long long)n->dropped,
+		(unsigned long long)n->bad);
+	if (n->mode == NET_SOURCE)
+		fprintf(f, " probes=%llu", (unsigned long long)n->probes);
 	/* A frontend that ran one pair and no control queue: the line ends. */
 	if (n->pairs_run > 1 || n->ctrl_ok || n->ctrl_err) {
 		unsigned int p;

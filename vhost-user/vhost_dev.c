@@ -251,6 +251,9 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	while (!stopping) {
 		err = vub_serve(&vub);
+		/* A Ctrl-C with no frontend since the last: nothing to report. */
+		if (err == -EINTR && !vub.messages)
+			break;
 		served++;
 		printf("frontend: %lu messages, %lu errors, features 0x%llx, %u SET_STATUS, %u regions, %lu kicks, %lu calls\n",
 		       vub.messages, vub.errors, (unsigned long long)vub.last_features,
