@@ -439,7 +439,11 @@ ktap_main() {
 	done
 	show_done
 	save_times
-	echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time"
+	# The totals count a sub-suite's lines, not the suite: say how they
+	# add up, next to the number of checks.
+	echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time;" \
+		"$((passed + failed + skipped + todo)) results, each line of a sub-suite one:" \
+		"$passed passed + $failed failed + $skipped skipped + $todo todo"
 	# The failures again, next to the totals: a log's tail names them.
 	if [ -s "$LOG/failures" ]; then
 		echo "# failed:"

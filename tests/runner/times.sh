@@ -63,6 +63,10 @@ n='[0-9]+\.[0-9]{3}'
 	grep -qx '5.000	gone' "$tmp/times" && [ "$(wc -l <"$tmp/times")" -eq 5 ]
 pass_if "TIMES holds this run's time of each check, and keeps a check's that did not run"
 
+# The totals add up: 4 checks, 4 results.
+grep -qx '# 4 checks in [0-9.]*s, 1 at a time; 4 results, each line of a sub-suite one: 4 passed + 0 failed + 0 skipped + 0 todo' "$tmp/out"
+pass_if "the line before the totals says how they add up"
+
 run "$tmp/no-such-folder/times"
 [ "$started" = "short long a long b long c " ] && declared_order &&
 	grep -q "^ktap.sh: cannot write $tmp/no-such-folder/times " "$tmp/err"
