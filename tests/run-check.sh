@@ -994,6 +994,7 @@ else
 		readme_text_checks
 		expect "kernel/GAPS lists every kernel gap the cases name" 0 -- \
 			tests/gaps-listed.sh "$B"
+		suite docs tests/docs-figures.sh
 		suite stats tests/stats/run.sh "$B/stats"
 		suite "guest scan" tests/peers/guest-scan-test.sh
 		suite runner tests/runner/stop.sh
