@@ -248,6 +248,25 @@ else
 	cmp_run -q -n 3 -w 1 "echo A >>$tmp/order; echo 1ns" "echo B >>$tmp/order; echo 1ns"
 	[ "$rc" -eq 0 ] && [ "$(tr -d '\n' <"$tmp/order")" = ABBAABBA ]
 	pass_if "compare runs A B, then B A"
+	# Layouts: B 5% faster in one, 5% slower in the other.  One layout
+	# alone says faster; both, round which the pairs go, say the ratio is
+	# the layouts' geometric mean and its interval spans them.
+	cmp_run -q -n 20 --margin=0 "echo 1000ns" "echo 950ns"
+	verdict_is "faster"
+	pass_if "compare: one layout where B is 5% faster says faster"
+	cmp_run -q -n 20 --margin=0 --json "echo 1000ns" "echo 950ns" "echo 1000ns" "echo 1050ns"
+	[ "$rc" -eq 0 ] && grep -q '^  "verdict": "same",$' "$tmp/out" &&
+		grep -q '^  "statistic": "layout_mean_ratio",$' "$tmp/out" &&
+		grep -q '^  "ratio": 0\.998' "$tmp/out" &&
+		[ "$(grep -c '"pairs": 10, "ratio": ' "$tmp/out")" -eq 2 ]
+	pass_if "compare: two layouts, B 5% faster and 5% slower: the same, 10 pairs each"
+	cmp_run -q -n 20 "echo 1ns" "echo 1ns" "echo 1ns"
+	usage_error
+	pass_if "compare: commands come in pairs (an odd number is a usage error)"
+	cmp_run -q -n 3 "echo 1ns" "echo 1ns" "echo 1ns" "echo 1ns" "echo 1ns" "echo 1ns" \
+		"echo 1ns" "echo 1ns"
+	usage_error && grep -q 'layouts' "$tmp/err"
+	pass_if "compare: fewer pairs than layouts is a usage error"
 	cmp_run -q --raw -n 4 -w 2 "$(seq_cmd "$tmp/a" 1)" "$(seq_cmd "$tmp/b" 3)"
 	verdict_is "slower" &&
 		[ "$(grep -c '^warm-up [12]: A 1[0-9]* B 3[0-9]*$' "$tmp/out")" -eq 2 ] &&
