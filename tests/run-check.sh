@@ -1006,6 +1006,8 @@ else
 		if [ "$MODE" = plain ]; then
 			LONG=1 suite series tests/series/run.sh series
 			LONG=1 suite "series regress" tests/series/run.sh regress
+			LONG=1 suite "series restructure" tests/series/run.sh restructure
+			LONG=1 suite "series extra-pass" tests/series/run.sh extra-pass
 			LONG=1 suite "make check stdout" tests/runner/stdout.sh "$B"
 			valgrind_checks
 			LONG=1 fuzz_checks

@@ -9,14 +9,23 @@
 #   2 extra work in virtqueue_add_split()   the split add calls up, no other
 #   3 a syntax error                        a row that does not build
 #   4 both reverted, in one commit          every count as BASE's again
+# and, off BASE, two patches of tests/ksrc-edits for make regress:
+#   split-add-one-loop.edit    a split-only refactor: the split add rows
+#                              "changed"; the packed rows gcc moves (it
+#                              inlines vring_map_one_sg() there) are the
+#                              compiler's, and do not fail the gate
+#   split-detach-extra-pass.edit  a pass more over the chain on each
+#                              get_buf: 1.05 or more in get_buf split, a
+#                              REGRESSION
 # Counts only (-n 0: no timed pairs; regress -C: no cache simulation).  Checks that
 # make regress on commit 2 exits 1 with the split add rows REGRESSION and
 # no other call's, that two builds' --version lines differ, and that the
 # tree is byte for byte as before, .git included (git status, git worktree
 # list too).
 #
-# Usage: tests/series/run.sh [series|regress|all]   (default all: both
-#   halves; make check runs them as two checks, side by side)
+# Usage: tests/series/run.sh [series|regress|restructure|extra-pass|all]
+#   (default all: every part; make check runs them as four checks, side
+#   by side)
 #   (the ring files: $RIG_KSRC_6_12, else
 #   build-ksrc/linux-source-6.12, or extracted
 #   from /usr/src/linux-source-6.12.tar.xz by kernel/fetch-ksrc.sh)
@@ -27,8 +36,8 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 part=${1:-all}
 case $part in
-series | regress | all) ;;
-*) echo "usage: tests/series/run.sh [series|regress|all]" >&2; exit 2 ;;
+series | regress | restructure | extra-pass | all) ;;
+*) echo "usage: tests/series/run.sh [series|regress|restructure|extra-pass|all]" >&2; exit 2 ;;
 esac
 want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 CHECK_PREFIX=series/
@@ -79,6 +88,17 @@ g commit -qam "extra work in the split add path" || exit 2
 plant=$(git -C "$t" rev-parse HEAD)
 echo "this is not C" >>"$ring" && g commit -qam "a syntax error" || exit 2
 g revert --no-commit HEAD "$plant" && g commit -qm "revert both" || exit 2
+last=$(git -C "$t" rev-parse HEAD)
+# The two patches of tests/ksrc-edits, each on a branch off BASE.
+base=$(git -C "$t" rev-parse HEAD~5)
+branch=$(git -C "$t" symbolic-ref --short HEAD) || exit 2
+for e in split-add-one-loop split-detach-extra-pass; do
+	g checkout -q -b "$e" "$base" &&
+		bash -c 'DIE_PREFIX=series; . "$1/tests/lib/die.sh"; . "$1/tests/lib/edit.sh"
+			edit_tree "$2" "$3"' edit "$top" "$top/tests/ksrc-edits/$e.edit" "$t" &&
+		g commit -qam "$e" || exit 2
+done
+g checkout -q "$branch" || exit 2
 
 state() {
 	find "$t" -type f -exec sha256sum {} + | sort
@@ -90,7 +110,7 @@ state >"$tmp/before"
 # The series.
 if want series; then
 SERIES_DIR=$tmp/series "$top/ab/series.sh" -n 0 -k "$t" -j "$tmp/s.json" \
-	HEAD~5 HEAD >"$tmp/out" 2>"$tmp/err"
+	"$last~5" "$last" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" >>"$tmp/err"
 [ $rc -eq 0 ] && grep -q "^3 commit(s) measured, 1 skipped, 1 not built" "$tmp/out"
@@ -121,7 +141,7 @@ PY
 pass_if "series: 1.000, then the split add calls alone up, then 1.000 again"
 
 a=$("$tmp/series/0/vring_bench" --version) && b=$("$tmp/series/1/vring_bench" --version) &&
-	[ "$a" != "$b" ] && case $b in *"$(git -C "$t" rev-parse --short HEAD~4)"*) true ;; *) false ;; esac
+	[ "$a" != "$b" ] && case $b in *"$(git -C "$t" rev-parse --short "$last~4")"*) true ;; *) false ;; esac
 pass_if "series: two commits' builds print different --version lines, naming the commit"
 fi
 
@@ -136,6 +156,40 @@ cat "$tmp/out" >>"$tmp/err"
 	! grep '^\[kernel/kernel\] \(virtqueue\|vring\)_' "$tmp/out" | grep -v '^\[kernel/kernel\] virtqueue_add_[a-z_]* split ' | grep -q 'REGRESSION$' &&
 	! grep '^\[kernel/kernel\] vringh_[a-z_]* \(split\|packed\) instructions/call' "$tmp/out" | grep -q 'REGRESSION$'
 pass_if "regress on the planted commit: exit 1, the split add rows REGRESSION, no other call's"
+fi
+
+# A split-only refactor: the packed rows the compiler moved are its, apart.
+if want restructure; then
+AB_DIR=$tmp/restructure "$top/ab/regress.sh" -C -n 0 -p kernel/kernel -k "$t" \
+	"$base" split-add-one-loop >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/out" >>"$tmp/err"
+rows() { grep "^\[kernel/kernel\] virtqueue_[a-z_]* $1 " "$tmp/out"; }
+[ $rc -eq 0 ] && ! grep -q 'REGRESSION$' "$tmp/out" &&
+	[ "$(rows split | grep -c '^\[kernel/kernel\] virtqueue_add_[a-z_]* split [a-z]* instructions/call  *changed ')" -eq 7 ] &&
+	! rows split | grep -v '^\[kernel/kernel\] virtqueue_add_' | grep -q ' changed '
+pass_if "regress on a split-only refactor: exit 0, the split add rows changed, no other call's"
+! rows packed | grep -q ' changed ' &&
+	rows packed | grep -q ' compiler$' &&
+	! rows packed | grep -v ' ok$' | grep -qv ' same .* compiler$' &&
+	grep -q '^the patch changed: virtqueue_add_split, vring_map_sg_split (new)$' "$tmp/out" &&
+	grep -q "^[0-9]* row(s) moved with their source the same: the compiler's .*object code changed: .*virtqueue_add_packed" "$tmp/out"
+pass_if "regress on a split-only refactor: each packed row that moved is the compiler's, named apart"
+fi
+
+# A patch that only adds work in the split detach path.
+if want extra-pass; then
+AB_DIR=$tmp/extra-pass "$top/ab/regress.sh" -C -n 0 -p kernel/kernel -k "$t" \
+	"$base" split-detach-extra-pass >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/out" >>"$tmp/err"
+# (a chain of one indirect descriptor walks one entry more: the direct
+# rows, chains of 4, show the pass)
+[ $rc -eq 1 ] &&
+	grep '^\[kernel/kernel\] virtqueue_get_buf split direct instructions/call  *changed .* REGRESSION$' "$tmp/out" |
+		awk '{ n++; if ($(NF - 1) < 1.05) low = 1 } END { exit n != 1 || low }' &&
+	grep -q '^the patch changed: detach_buf_split$' "$tmp/out"
+pass_if "regress on an extra pass in the split detach: get_buf split direct 1.05 or more, REGRESSION"
 fi
 
 state >"$tmp/after"
