@@ -36,7 +36,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 DIE_PREFIX=ab DIE_STATUS=3 USAGE_HELP=ab/ab.sh
-. "$here/../tests/lib/die.sh"
+. "$here/../shlib/die.sh"
 
 compare=
 metric=cpu

@@ -30,7 +30,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
 DIE_PREFIX=gate-check DIE_STATUS=3 USAGE_HELP=ab/gate-check.sh
-. "$here/../tests/lib/die.sh"
+. "$here/../shlib/die.sh"
 
 runs=10 steps=180
 while getopts :r:s:h opt; do
@@ -67,7 +67,7 @@ commit=$(git -C "$top" rev-parse --verify --quiet "$rev^{commit}") ||
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-gate.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-. "$here/../tests/lib/signals.sh"
+. "$here/../shlib/signals.sh"
 repo=$tmp/repo
 git clone -q --shared --no-checkout "$top" "$repo" &&
 	git -C "$repo" checkout -q --detach "$commit" ||

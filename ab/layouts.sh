@@ -20,7 +20,7 @@ set -u
 [ $# -eq 3 ] || { echo "usage: ab/layouts.sh DIR N SEED" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 DIE_PREFIX=layouts DIE_STATUS=1
-. "$here/../tests/lib/die.sh"
+. "$here/../shlib/die.sh"
 d=$(cd "$1" && pwd) || die "no folder $1"
 n=$2 seed=$3
 case $n$seed in *[!0-9]*) die "N and SEED are numbers: $n $seed" ;; esac

@@ -48,10 +48,10 @@ set_pairing() {
 
 grind_setup() {
 	DIE_PREFIX=$1 DIE_STATUS=1
-	. "$here/../tests/lib/die.sh"
+	. "$here/../shlib/die.sh"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-$1.XXXXXX") || exit 1
 	trap 'rm -rf "$tmp"' EXIT
-	. "$here/../tests/lib/signals.sh"
+	. "$here/../shlib/signals.sh"
 	VALGRIND=$(command -v valgrind) ||
 		die "valgrind is not installed (Debian: apt-get install valgrind)"
 	local d p

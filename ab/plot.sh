@@ -17,7 +17,7 @@
 
 set -u
 DIE_PREFIX=plot DIE_STATUS=2
-. "$(dirname "$0")/../tests/lib/die.sh"
+. "$(dirname "$0")/../shlib/die.sh"
 [ $# -ge 3 ] && [ $# -le 5 ] ||
 	die "usage: ab/plot.sh ab|bench|series FIGURES OUT [TITLE [YLABEL]]"
 kind=$1 data=$2 out=$3 title=${4:-} ylabel=${5:-figure of each run}

@@ -72,7 +72,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
 DIE_PREFIX=regress DIE_STATUS=3 USAGE_HELP=ab/regress.sh
-. "$here/../tests/lib/die.sh"
+. "$here/../shlib/die.sh"
 # pct NAME VALUE: a percentage, 0 to 1000.
 pct() {
 	printf '%s\n' "$2" | grep -Eq '^[0-9]+(\.[0-9]+)?$' &&
@@ -216,7 +216,7 @@ cmdline() {
 start=$(date +%s)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-regress.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-. "$here/../tests/lib/signals.sh"
+. "$here/../shlib/signals.sh"
 
 # The builds: "PAIRING DIR_A DIR_B" per line in $tmp/builds, the first
 # the one timed; PAIRING is "-" for this repository's own revisions.

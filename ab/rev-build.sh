@@ -13,7 +13,7 @@ set -u
 dest=$1 rev=$2
 shift 2
 DIE_PREFIX=rev-build DIE_STATUS=3
-. "$(dirname "$0")/../tests/lib/die.sh"
+. "$(dirname "$0")/../shlib/die.sh"
 top=$(git -C "$(dirname "$0")" rev-parse --show-toplevel) || die "not in a git repository"
 rm -rf "$dest" && mkdir -p "$dest" || die "cannot create $dest"
 if [ "$rev" = worktree ]; then

@@ -41,7 +41,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
 DIE_PREFIX=series DIE_STATUS=3 USAGE_HELP=ab/series.sh
-. "$here/../tests/lib/die.sh"
+. "$here/../shlib/die.sh"
 
 . "$here/lib.sh"
 ksrc= pairing=kernel/kernel pairs=51 adds=100000 ipct=0.25 whole= json= plot=
@@ -101,7 +101,7 @@ SERIES_DIR=${SERIES_DIR:-$top/build-series}
 mkdir -p "$SERIES_DIR" || die "cannot create $SERIES_DIR"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-series.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-. "$here/../tests/lib/signals.sh"
+. "$here/../shlib/signals.sh"
 start=$(date +%s)
 
 # The rows: "INDEX COMMIT STATUS" in $tmp/rows (STATUS: base, measured,

@@ -23,7 +23,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 top=$(cd "$here/.." && pwd) || exit 1
 DIE_PREFIX=src-index DIE_STATUS=1
-. "$top/tests/lib/die.sh"
+. "$top/shlib/die.sh"
 B=$(cd "$1" && pwd) || die "no folder $1"
 [ -r "$B/.rig-config" ] || die "$B/.rig-config is missing: not a build folder"
 [ -x "$top/ab/srcfuncs" ] || die "$top/ab/srcfuncs is not built (make ab/srcfuncs)"
@@ -59,7 +59,7 @@ srctree=$top
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-src-index.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-. "$top/tests/lib/signals.sh"
+. "$top/shlib/signals.sh"
 
 n=0
 while read -r obj src; do

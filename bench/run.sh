@@ -76,7 +76,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. "$here/../tests/lib/signals.sh"
+. "$here/../shlib/signals.sh"
 status=0
 
 # loop LABEL RUNS COMMAND...: run it RUNS times, then fold everything it

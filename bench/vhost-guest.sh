@@ -36,9 +36,9 @@ for b; do
 	[ -x "$b/vhost_dev" ] || { echo "vhost-guest: $b/vhost_dev is not built" >&2; exit 2; }
 done
 GUEST_DIR=${GUEST_DIR:-build-guest}
-. tests/lib/vhost-dev.sh
-. tests/lib/guest.sh
-. tests/lib/median.sh
+. shlib/vhost-dev.sh
+. shlib/guest.sh
+. shlib/median.sh
 VHOST_DEV=$1/vhost_dev
 if ! guest_ready; then
 	echo "vhost-guest: $GUEST_WHY" >&2

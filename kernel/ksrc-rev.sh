@@ -15,7 +15,7 @@ set -u
 tree=$1 rev=$2 dest=$3
 here=$(cd "$(dirname "$0")" && pwd) || exit 1
 DIE_PREFIX=ksrc-rev DIE_STATUS=1
-. "$here/../tests/lib/die.sh"
+. "$here/../shlib/die.sh"
 top=$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null) ||
 	die "$tree is not a git work tree (for two trees without git: KSRC_BASE=DIR KSRC=DIR)"
 if [ "$rev" = worktree ]; then

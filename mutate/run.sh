@@ -33,7 +33,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 3
 top=$(cd "$here/.." && pwd) || exit 3
 DIE_PREFIX=mutate DIE_STATUS=3 USAGE_HELP=mutate/run.sh
-. "$here/../tests/lib/die.sh"
+. "$here/../shlib/die.sh"
 seconds() {
 	case $2 in
 	'' | 0* | *[!0-9]*) usage "-$1: '$2' is not a positive number of seconds" ;;
@@ -66,12 +66,12 @@ fi
 
 # ---- The list ----
 # mutate/mutations, one mutation a stanza (the format of
-# tests/lib/edit.sh, keyword "mutation"):
+# shlib/edit.sh, keyword "mutation"):
 #   mutation NAME FILE [N]
 #   - TEXT     what the line holds now (a substring of it)
 #   + TEXT     what it holds in the mutant
 # TEXT must occur once in FILE, or give N: its Nth occurrence.
-. "$here/../tests/lib/edit.sh"
+. "$here/../shlib/edit.sh"
 edit_read "$here/mutations" mutation
 sel=()
 for i in "${!EDIT_NAMES[@]}"; do
@@ -92,7 +92,7 @@ fi
 # ---- The copy ----
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-mutate.XXXXXX") || exit 3
 trap 'rm -rf "$tmp"' EXIT
-. "$here/../tests/lib/signals.sh"
+. "$here/../shlib/signals.sh"
 copy=$tmp/tree
 mkdir "$copy" || exit 3
 (cd "$top" && git ls-files -z --cached --others --exclude-standard |

@@ -16,7 +16,7 @@
 # CMD's alone.
 set -u
 DIE_PREFIX=busy.sh USAGE_HELP=tests/busy.sh
-. "$(dirname "$0")/lib/die.sh"
+. "$(dirname "$0")/../shlib/die.sh"
 
 hogs=$((2 * $(nproc)))
 while getopts :n:h o; do
@@ -37,7 +37,7 @@ stop_hogs() {
 	pids=()
 }
 trap stop_hogs EXIT
-. "$(dirname "$0")/lib/signals.sh"
+. "$(dirname "$0")/../shlib/signals.sh"
 
 load() { cut -d ' ' -f 1-3 /proc/loadavg; }
 

@@ -13,7 +13,7 @@ set -u
 [ $# -ge 2 ] || { echo "usage: $0 SECONDS PROG [ARG...]" >&2; exit 2; }
 after=$1
 shift
-. "$(dirname "$0")/lib/poll.sh"
+. "$(dirname "$0")/../shlib/poll.sh"
 
 # catches_int PID: is SIGINT (signal 2, bit 1 of SigCgt) caught by PID?
 catches_int() {

@@ -7,7 +7,7 @@
 # drivers/vhost/vringh.c and their API headers) and, when it has them, the
 # vhost core's (drivers/vhost/vhost.[ch], iotlb.c, test.[ch], net.c and
 # their headers) are copied to a temporary folder, the edits of the file EDITS
-# (tests/lib/edit.sh's format, keyword "edit", FILE relative to the tree)
+# (shlib/edit.sh's format, keyword "edit", FILE relative to the tree)
 # are made there in turn, PROG (e.g. tests/hostile; or several make goals
 # in one argument, "tests/dma tests/features") of the pairing GUEST/HOST
 # ("kernel" or "rig") is built against the copy in a
@@ -37,14 +37,14 @@ ksrc=$1 edits=$2 guest=$3 host=$4 prog=$5
 shift 6
 top=$(cd "$(dirname "$0")/.." && pwd)
 DIE_PREFIX=ksrc-patched
-. "$top/tests/lib/die.sh"
-. "$top/tests/lib/edit.sh"
+. "$top/shlib/die.sh"
+. "$top/shlib/edit.sh"
 [ -r "$edits" ] || die "cannot read $edits"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-ksrc-patched.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # A signal is an exit too (bash runs no EXIT trap when a signal kills it).
-. "$top/tests/lib/signals.sh"
+. "$top/shlib/signals.sh"
 vhost_files="drivers/vhost/vhost.c drivers/vhost/vhost.h drivers/vhost/iotlb.c
 	drivers/vhost/test.c drivers/vhost/test.h include/linux/vhost_iotlb.h
 	include/uapi/linux/vhost.h include/uapi/linux/vhost_types.h

@@ -33,7 +33,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-test.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. "$top/tests/lib/signals.sh"
+. "$top/shlib/signals.sh"
 CHECK_PREFIX=bench/ SHOW_ON_FAIL="$tmp/out $tmp/err"
 . "$top/tests/lib/result.sh"
 
@@ -568,9 +568,9 @@ if [ -x "$B/stats" ] && [ -x "$B/vringh_test" ] && [ -x "$bench" ] &&
 	[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "unknown option '-x'" "$tmp/err"
 	pass_if "bench/run.sh -x: unknown option, exit 2"
 	# From another folder: the programs of the script's own tree.
-	mkdir -p "$tmp/tree/bench" "$tmp/tree/tests/lib" "$tmp/elsewhere"
+	mkdir -p "$tmp/tree/bench" "$tmp/tree/shlib" "$tmp/elsewhere"
 	cp "$top/bench/run.sh" "$tmp/tree/bench/run.sh"
-	cp "$top/tests/lib/signals.sh" "$tmp/tree/tests/lib/"
+	cp "$top/shlib/signals.sh" "$tmp/tree/shlib/"
 	cp "$tmp/fake/stats" "$tmp/fake/vringh_test" "$tmp/fake/vring_bench" "$tmp/tree/"
 	rm -f "$tmp/fake/n"
 	(cd "$tmp/elsewhere" && "$tmp/tree/bench/run.sh" 5) >"$tmp/out" 2>"$tmp/err"

@@ -33,7 +33,7 @@ if [ -z "$W" ]; then
 	W=$(mktemp -d "${TMPDIR:-/tmp}/rig-expect.XXXXXX") || exit 2
 	trap 'rm -rf "$W"' EXIT
 fi
-. "${BASH_SOURCE[0]%/*}/signals.sh"
+. "${BASH_SOURCE[0]%/*}/../../shlib/signals.sh"
 . "${BASH_SOURCE[0]%/*}/result.sh"
 
 # Lines of text as KTAP diagnostics.

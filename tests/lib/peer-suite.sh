@@ -9,8 +9,8 @@
 B=$2
 CHECK_PREFIX=${PEER_PREFIX:-}
 . tests/lib/result.sh
-. tests/lib/vhost-dev.sh
-. tests/lib/guest.sh
+. shlib/vhost-dev.sh
+. shlib/guest.sh
 # The 7.3 guest's checks are named so (GUEST_NAME).
 CHECK_PREFIX=$CHECK_PREFIX$GUEST_NAME
 VHOST_DEV=$B/vhost_dev

@@ -14,7 +14,7 @@
 #   peer_missing testpmd|qsd     the reason it cannot run, or nothing
 #   peer_version testpmd|qsd     the installed version ("22.11.11"), or "?"
 
-. tests/lib/poll.sh
+. shlib/poll.sh
 . tests/lib/testpmd.sh
 
 PEER_TIMEOUT=${PEER_TIMEOUT:-60}	# seconds for a socket to appear (a loaded machine)
@@ -24,7 +24,7 @@ peer_dir() {
 	declare -gA PEER_PIDS=() PEER_TPIDS=() PEER_PREFIX=()
 	# The caller's EXIT trap (peer_cleanup) must run on a signal too:
 	# bash runs none when a signal kills it.
-	. "$(dirname "${BASH_SOURCE[0]}")/../lib/signals.sh"
+	. "$(dirname "${BASH_SOURCE[0]}")/../../shlib/signals.sh"
 }
 
 peer_sock() { echo "$PEER_DIR/$1.sock"; }

@@ -52,7 +52,7 @@ case $DPDK_SECONDS in
 '' | *[!0-9]* | [0-3]) echo "bench-net: DPDK_SECONDS must be 4 or more, not '$DPDK_SECONDS'" >&2; exit 2 ;;
 esac
 . tests/peers/backends.sh
-. tests/lib/median.sh
+. shlib/median.sh
 why=$(peer_missing testpmd)
 [ -n "$why" ] && { echo "bench-net: $why" >&2; exit 77; }
 peer_dir

@@ -3,7 +3,7 @@
 #
 # The guest as users start it, against vhost_dev: a check suite of its own
 # (make check runs it after tests/peers/run.sh, whose guest it boots:
-# tests/lib/guest.sh), so that its two big boots have a time bound of their
+# shlib/guest.sh), so that its two big boots have a time bound of their
 # own.  tests/README ("The peers") says what it asserts and what it costs.
 #
 # Usage: tests/peers/big-guest.sh BUILD_DIR

@@ -48,7 +48,7 @@
 #   RECORD=1 prints the rows in the table's format instead.
 # Environment: GUEST_LINUX (the guest's kernel, 6.1 or 7.3: its rows are
 #   driver "guest" or "guest7.3"), GUEST_DIR (the guest build cache:
-#   tests/lib/guest.sh),
+#   shlib/guest.sh),
 #   CASES=ERE (only the cases whose names match), GUEST_ROWS (only these
 #   guest rows, CASE:DEVICE:RING ...).
 set -u
@@ -77,8 +77,8 @@ LABEL=${2:-}
 GUEST_WAIT=${GUEST_WAIT:-8}
 VHOST_DEV=$B/vhost_dev
 DPDK_FRAMES=5000
-. tests/lib/vhost-dev.sh
-. tests/lib/guest.sh
+. shlib/vhost-dev.sh
+. shlib/guest.sh
 # The guest's rows in the table: "guest" (6.1, or GUEST_KERNEL's), "guest7.3".
 GDRV=guest
 [ -z "$GUEST_NAME" ] || GDRV=guest$GUEST_LINUX

@@ -37,7 +37,7 @@ cleanup() {
 	rm -rf "$D"
 }
 trap cleanup EXIT
-. "$(dirname "$0")/../lib/signals.sh"
+. "$(dirname "$0")/../../shlib/signals.sh"
 . tests/lib/dev-torture.sh
 
 driver=$("$VT" --version | sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p')

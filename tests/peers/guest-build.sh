@@ -115,7 +115,7 @@ K=$OUT/kroot.$$
 R=$OUT/initrd.$$
 trap 'rm -rf "$K" "$R"' EXIT
 # A signal is an exit too (bash runs no EXIT trap when a signal kills it).
-. "$(dirname "$0")/../lib/signals.sh"
+. "$(dirname "$0")/../../shlib/signals.sh"
 mkdir -p "$K"
 for deb in "${debs[@]}"; do
 	dpkg-deb -x "$deb" "$K" || { echo "guest: dpkg-deb cannot unpack $deb"; exit 1; }

@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-guest-scan.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. tests/lib/signals.sh
+. shlib/signals.sh
 CHECK_PREFIX="guest scan/"
 . tests/lib/result.sh
 

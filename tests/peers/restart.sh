@@ -4,7 +4,7 @@
 # A backend that dies with requests in flight and comes back loses none
 # (the vhost-user inflight protocol, vhost-user/inflight.h).  A check suite
 # of its own (make check runs it after tests/peers/run.sh, whose guest it
-# boots: tests/lib/guest.sh), so that it has a time bound of its own.
+# boots: shlib/guest.sh), so that it has a time bound of its own.
 #
 # Usage: tests/peers/restart.sh BUILD_DIR
 # Environment: GUEST_DIR, GUEST_KERNEL, PEER_PREFIX as for tests/peers/run.sh.

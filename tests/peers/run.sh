@@ -13,7 +13,7 @@
 # Usage: tests/peers/run.sh [--full] [--guest] BUILD_DIR
 #   --full    every ring option combination (make check runs a subset)
 #   --guest   the Linux guest's checks alone (make check runs the 7.3
-#             guest's so, GUEST_LINUX=7.3: tests/lib/guest.sh)
+#             guest's so, GUEST_LINUX=7.3: shlib/guest.sh)
 # Environment: PEER_FRAMES (DPDK frames per run, default 1000000),
 #   GUEST_LINUX (the guest's Debian kernel: 6.1, the default, or 7.3),
 #   GUEST_DIR (guest build cache, default build-guest in the source tree,

@@ -24,7 +24,7 @@ if ! command -v python3 >/dev/null; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-torture.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../lib/signals.sh"
+. "$(dirname "$0")/../../shlib/signals.sh"
 mkdir "$tmp/bin" "$tmp/b"
 
 cat >"$tmp/bin/peer" <<'PEER'

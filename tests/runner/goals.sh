@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-goals.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. tests/lib/signals.sh
+. shlib/signals.sh
 failed=0
 CHECK_PREFIX=runner/ SHOW_ON_FAIL="$tmp/out"
 . tests/lib/result.sh

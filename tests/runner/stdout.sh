@@ -29,7 +29,7 @@ if [ ! -x ./stats ]; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-stdout.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../lib/signals.sh"
+. "$(dirname "$0")/../../shlib/signals.sh"
 
 # The tree as it is (timestamps kept), without the other builds.
 mkdir "$tmp/tree"

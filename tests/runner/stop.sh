@@ -18,7 +18,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-runner.XXXXXX") || exit 2
 mark=RIG_RUNNER_STOP_TEST=$$.$RANDOM
 trap 'kill -KILL $(marked) 2>/dev/null; rm -rf "$tmp"' EXIT
 # A signal to this script ends it through the EXIT trap above.
-. "$(dirname "$0")/../lib/signals.sh"
+. "$(dirname "$0")/../../shlib/signals.sh"
 # shellcheck disable=SC2034 # tests/lib/result.sh reads it
 CHECK_PREFIX=runner/
 . tests/lib/result.sh

@@ -17,7 +17,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-times.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. tests/lib/signals.sh
+. shlib/signals.sh
 CHECK_PREFIX=runner/ SHOW_ON_FAIL="$tmp/out $tmp/err"
 . tests/lib/result.sh
 

@@ -61,7 +61,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/series-test.XXXXXX") || exit 2
 SHOW_ON_FAIL=$tmp/err
 trap 'rm -rf "$tmp"' EXIT
-. "$top/tests/lib/signals.sh"
+. "$top/shlib/signals.sh"
 : >"$tmp/err"
 
 # The tree, and its commits.
@@ -94,7 +94,7 @@ base=$(git -C "$t" rev-parse HEAD~5)
 branch=$(git -C "$t" symbolic-ref --short HEAD) || exit 2
 for e in split-add-one-loop split-detach-extra-pass; do
 	g checkout -q -b "$e" "$base" &&
-		bash -c 'DIE_PREFIX=series; . "$1/tests/lib/die.sh"; . "$1/tests/lib/edit.sh"
+		bash -c 'DIE_PREFIX=series; . "$1/shlib/die.sh"; . "$1/shlib/edit.sh"
 			edit_tree "$2" "$3"' edit "$top" "$top/tests/ksrc-edits/$e.edit" "$t" &&
 		g commit -qam "$e" || exit 2
 done

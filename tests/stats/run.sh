@@ -38,7 +38,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cases=$here/cases
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stats-test.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/../lib/signals.sh"
+. "$(dirname "$0")/../../shlib/signals.sh"
 # shellcheck disable=SC2034 # tests/lib/result.sh reads it
 CHECK_PREFIX=stats/
 . "$(dirname "$0")/../lib/result.sh"

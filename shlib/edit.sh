@@ -9,7 +9,7 @@
 # read as awk reads a -v string: \n starts a new line, \t is a tab, \\
 # is a backslash; so "+ TEXT" may keep the anchor and add lines to it.
 # Lines starting with '#' and empty lines are comments.  The script
-# sources tests/lib/die.sh first (die() and DIE_PREFIX are used).
+# sources shlib/die.sh first (die() and DIE_PREFIX are used).
 #
 # edit_read LIST KEYWORD: LIST's stanzas into the arrays EDIT_NAMES,
 # EDIT_FILES, EDIT_NTHS, EDIT_FROMS and EDIT_TOS; dies on a malformed one.

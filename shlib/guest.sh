@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The test guest (a Linux kernel and initramfs under QEMU TCG): built once
-# into $GUEST_DIR, booted with its console in $T (tests/lib/vhost-dev.sh).
+# into $GUEST_DIR, booted with its console in $T (shlib/vhost-dev.sh).
 # Used by tests/peers/run.sh and bench/vhost-guest.sh, from the top of the
 # tree.
 

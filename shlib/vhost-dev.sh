@@ -5,7 +5,7 @@
 # on exit, with every process started here (PIDS) stopped.  Source it with
 # VHOST_DEV set (the vhost_dev binary), from the top of the tree.
 
-. tests/lib/poll.sh
+. shlib/poll.sh
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/rig-peers.XXXXXX")
 PIDS=""
