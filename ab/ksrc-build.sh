@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # ab/ksrc-build.sh OUT KSRC GUEST/HOST TARGET...: build TARGETs of this

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # Plots for make ab PLOT=FILE and make bench PLOT=FILE, drawn by gnuplot

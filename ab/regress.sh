@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # make regress: did HEAD make the ring slower than BASE?  One command for CI.

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # ab/rev-build.sh DEST REV TARGET...: export revision REV of this

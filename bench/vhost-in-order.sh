@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench/vhost-in-order.sh [-n PAIRS] [-x BUFFERS] BUILD_DIR [OPTION...]:

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel/ksrc-features.sh FILE: print the #defines that tell the rig's

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel/ksrc-rev.sh TREE REV DEST: the files the rig reads from a kernel

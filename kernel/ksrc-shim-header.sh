@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel/ksrc-shim-header.sh SRC NAME OUT: write OUT, a wrapper of the

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel/ring-id.sh OUT GUEST_TREE GUEST_FILES HOST_TREE HOST_FILES: what

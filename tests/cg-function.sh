@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/cg-function.sh CALLGRIND_OUT SOURCE FUNCTION...: how many

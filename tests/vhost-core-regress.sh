@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/vhost-core-regress.sh [--in-order | -r vhost-net] BASE_BUILD [BUILD]:

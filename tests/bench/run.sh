@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # Checks of the measuring tools: vring_bench's output, options and errors,
@@ -542,9 +542,9 @@ if [ -x "$B/stats" ] && [ -x "$B/vringh_test" ] && [ -x "$bench" ] &&
 	# Stand-ins that print fixed figures: only the script is under test.
 	mkdir -p "$tmp/fake"
 	cp "$B/stats" "$tmp/fake/stats"
-	printf '#!/bin/sh\n[ "$1" = --version ] && echo "vringh_test: fake"; exit 0\n' \
+	printf '#!/bin/bash\n[ "$1" = --version ] && echo "vringh_test: fake"; exit 0\n' \
 		>"$tmp/fake/vringh_test"
-	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "vring_bench: fake"; exit 0; }\nn=$(cat %s/n 2>/dev/null || echo 0); echo $((n + 1)) >%s/n\necho $((1000 + n))ns\necho "10 returned"\n' \
+	printf '#!/bin/bash\n[ "$1" = --version ] && { echo "vring_bench: fake"; exit 0; }\nn=$(cat %s/n 2>/dev/null || echo 0); echo $((n + 1)) >%s/n\necho $((1000 + n))ns\necho "10 returned"\n' \
 		"$tmp/fake" "$tmp/fake" >"$tmp/fake/vring_bench"
 	chmod +x "$tmp/fake/vringh_test" "$tmp/fake/vring_bench"
 	(cd "$tmp/fake" && "$top/bench/run.sh" 3) >"$tmp/out" 2>"$tmp/err"

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# /init of the test guest (tests/peers/guest-build.sh).  What it does comes
-# from the kernel command line, which the kernel passes on as environment:
+# /init of the test guest (tests/peers/guest-build.sh), run by busybox's sh
+# (the guest has no bash: the one script of the rig that is not bash).
+# What it does comes from the kernel command line, which the kernel passes
+# on as environment:
 #   rigblk=1                  read all of /dev/vda, print its size and sum
 #   rigbs=BYTES               the size of each read (default 1 MiB)
 #   rigwrite=OFF,LEN,SEED     then write the pattern there (and fsync)
