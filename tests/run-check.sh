@@ -690,13 +690,13 @@ peer_checks() {
 	# testpmd takes seconds to start: a DPDK run of 4 s must still give a
 	# figure, and CPU time per frame, for each driver and layout (no
 	# testpmd: exit 77, a SKIP).  The shape only: no speed is asserted.
-	expect "tests/peers/bench-net.sh RUNS=1 DPDK_SECONDS=4: a median for each driver and layout" 0 \
+	expect "bench/net.sh RUNS=1 DPDK_SECONDS=4: a median for each driver and layout" 0 \
 		out='^# testpmd of DPDK [0-9][0-9.]* as the backend' \
 		out='^median split rig: [0-9]+ frames/s \([0-9.]+ x dpdk\), [0-9.]+ CPU ns/frame$' \
 		out='^median split dpdk: [0-9]+ frames/s \(1\.00 x dpdk\), [0-9.]+ CPU ns/frame$' \
 		out='^median packed rig: [0-9]+ frames/s \([0-9.]+ x dpdk\), [0-9.]+ CPU ns/frame$' \
 		out='^median packed dpdk: [0-9]+ frames/s \(1\.00 x dpdk\), [0-9.]+ CPU ns/frame$' -- \
-		env RUNS=1 FRAMES=20000 DPDK_SECONDS=4 tests/peers/bench-net.sh "$B" /nonexistent
+		env RUNS=1 FRAMES=20000 DPDK_SECONDS=4 bench/net.sh "$B" /nonexistent
 }
 
 # A copy of the kernel tree of BUILD_DIR (its .rig-config says which)

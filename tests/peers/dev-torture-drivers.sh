@@ -84,7 +84,7 @@ GDRV=guest
 [ -z "$GUEST_NAME" ] || GDRV=guest$GUEST_LINUX
 # The guest's disk: 16 MiB (after guest.sh, whose peer checks use more).
 DISK_BYTES=$((16 << 20))
-. tests/lib/testpmd.sh
+. shlib/testpmd.sh
 . tests/lib/dev-torture.sh
 . tests/peers/guest-scan.sh
 [ -x "$VHOST_DEV" ] || { fail "${LABEL}dev-torture drivers: $VHOST_DEV is not built"; ktap_finished; }

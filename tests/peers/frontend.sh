@@ -3,7 +3,7 @@
 #
 # The interop checks: vhost_test (this build's driver ring code) against
 # real vhost-user backends, each started here in a private folder and
-# stopped by PID (tests/peers/backends.sh).  Prints KTAP
+# stopped by PID (shlib/backends.sh).  Prints KTAP
 # (tests/lib/result.sh), a result per check; a missing peer is a SKIP
 # naming its Debian package.
 #
@@ -17,7 +17,7 @@ LABEL=${2:-}
 VT="$B/vhost_test"
 FRAMES=${PEER_FRAMES:-100000}
 REQUESTS=${PEER_REQUESTS:-10000}
-. tests/peers/backends.sh
+. shlib/backends.sh
 peer_dir
 LOG=$PEER_DIR/log
 mkdir -p "$LOG"

@@ -33,7 +33,7 @@ while :; do
 done
 FRAMES=${PEER_FRAMES:-1000000}
 . tests/lib/peer-suite.sh peers "${1:-.}"
-. tests/lib/testpmd.sh
+. shlib/testpmd.sh
 # offered VHOST_DEV: the feature bits it offers.
 offered() { "$1" --type=blk --print-features | sed -n 's/^features //p'; }
 OFFERED=$(offered "$VHOST_DEV")

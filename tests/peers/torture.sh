@@ -21,7 +21,7 @@ cd "$(dirname "$0")/../.."
 B=${1:-.}
 shift $(($# > 0 ? 1 : 0))
 VT="$B/vhost_test"
-. tests/peers/backends.sh
+. shlib/backends.sh
 peer_dir
 trap peer_cleanup EXIT
 cases=("$@")

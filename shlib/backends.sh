@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Starting and stopping the vhost-user peers (sourced by the scripts here).
+# Starting and stopping the vhost-user peers (the peer tests, bench/net.sh).
 # Each peer runs in a private folder made by peer_dir: its own socket, its
 # own DPDK --file-prefix, its log; peer_stop stops it by PID and removes
 # everything, /var/run/dpdk/<prefix> included.  Facts behind the command
@@ -15,7 +15,7 @@
 #   peer_version testpmd|qsd     the installed version ("22.11.11"), or "?"
 
 . shlib/poll.sh
-. tests/lib/testpmd.sh
+. shlib/testpmd.sh
 
 PEER_TIMEOUT=${PEER_TIMEOUT:-60}	# seconds for a socket to appear (a loaded machine)
 
@@ -24,7 +24,7 @@ peer_dir() {
 	declare -gA PEER_PIDS=() PEER_TPIDS=() PEER_PREFIX=()
 	# The caller's EXIT trap (peer_cleanup) must run on a signal too:
 	# bash runs none when a signal kills it.
-	. "$(dirname "${BASH_SOURCE[0]}")/../../shlib/signals.sh"
+	. "$(dirname "${BASH_SOURCE[0]}")/signals.sh"
 }
 
 peer_sock() { echo "$PEER_DIR/$1.sock"; }

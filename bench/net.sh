@@ -30,11 +30,11 @@
 # A run without a figure says why on stderr; if any run failed the exit
 # status is 1, and a driver with no figure at all has no median ("none").
 #
-# Usage: tests/peers/bench-net.sh [RIG_BUILD [KERNEL_BUILD]]
+# Usage: bench/net.sh [RIG_BUILD [KERNEL_BUILD]]
 #   RUNS (default 7), FRAMES (default 1000000), DPDK_SECONDS (default 8),
 #   LAYOUTS (default "split packed")
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 RIG=${1:-.}
 KERN=${2:-build-kernel-rig}
 RUNS=${RUNS:-7}
@@ -45,23 +45,23 @@ DPDK_SECONDS=${DPDK_SECONDS:-8}
 for l in $LAYOUTS; do
 	case $l in
 	split | packed) ;;
-	*) echo "bench-net: LAYOUTS: '$l' is not split or packed" >&2; exit 2 ;;
+	*) echo "bench/net.sh: LAYOUTS: '$l' is not split or packed" >&2; exit 2 ;;
 	esac
 done
 case $DPDK_SECONDS in
-'' | *[!0-9]* | [0-3]) echo "bench-net: DPDK_SECONDS must be 4 or more, not '$DPDK_SECONDS'" >&2; exit 2 ;;
+'' | *[!0-9]* | [0-3]) echo "bench/net.sh: DPDK_SECONDS must be 4 or more, not '$DPDK_SECONDS'" >&2; exit 2 ;;
 esac
-. tests/peers/backends.sh
+. shlib/backends.sh
 . shlib/median.sh
 why=$(peer_missing testpmd)
-[ -n "$why" ] && { echo "bench-net: $why" >&2; exit 77; }
+[ -n "$why" ] && { echo "bench/net.sh: $why" >&2; exit 77; }
 peer_dir
 trap peer_cleanup EXIT
 testpmd_start be 1 || exit 1
 sock=$(peer_sock be)
 drivers="rig dpdk"
 [ -x "$KERN/vhost_test" ] && drivers="rig kernel dpdk"
-[ -x "$KERN/vhost_test" ] || echo "bench-net: no $KERN/vhost_test (make KSRC=... GUEST=kernel HOST=rig): no kernel runs" >&2
+[ -x "$KERN/vhost_test" ] || echo "bench/net.sh: no $KERN/vhost_test (make KSRC=... GUEST=kernel HOST=rig): no kernel runs" >&2
 declare -A figs cpus
 
 # ours BUILD LAYOUT: "FRAMES/S CPU_NS" of one vhost_test run, or nothing.
@@ -90,7 +90,7 @@ dpdk() {
 		</dev/null >"$log" 2>&1 &
 	tpid=$!
 	if ! pid=$(peer_child "$tpid"); then
-		echo "bench-net: DPDK's virtio-user did not start; its log:" >&2
+		echo "bench/net.sh: DPDK's virtio-user did not start; its log:" >&2
 		tail -n 20 "$log" >&2
 		kill -INT "$tpid" 2>/dev/null
 		wait "$tpid"
@@ -112,7 +112,7 @@ dpdk() {
 	rm -rf "/var/run/dpdk/$prefix"
 	n=$(rx_pps "$log" | wc -l)
 	if [ "$n" -lt 4 ] || [ -z "${c0:-}" ] || [ -z "${c1:-}" ]; then
-		echo "bench-net: dpdk: testpmd printed $n Rx-pps lines (4 needed:" \
+		echo "bench/net.sh: dpdk: testpmd printed $n Rx-pps lines (4 needed:" \
 			"the first two and the last are dropped)${c1:+, }${c1:-, and no CPU time}; its log:" >&2
 		tail -n 5 "$log" | sed 's/^/  | /' >&2
 		return
