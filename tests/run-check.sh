@@ -995,6 +995,8 @@ else
 		expect "kernel/GAPS lists every kernel gap the cases name" 0 -- \
 			tests/gaps-listed.sh "$B"
 		suite docs tests/docs-figures.sh
+		expect "no script outside tests/ sources a file under tests/" 0 -- \
+			tests/sourcing.sh
 		suite stats tests/stats/run.sh "$B/stats"
 		suite "guest scan" tests/peers/guest-scan-test.sh
 		suite runner tests/runner/stop.sh
