@@ -997,6 +997,8 @@ else
 		suite docs tests/docs-figures.sh
 		expect "no script outside tests/ sources a file under tests/" 0 -- \
 			tests/sourcing.sh
+		expect "COPYING, and an SPDX line in every source and script" 0 -- \
+			tests/spdx.sh
 		suite stats tests/stats/run.sh "$B/stats"
 		suite "guest scan" tests/peers/guest-scan-test.sh
 		suite runner tests/runner/stop.sh
