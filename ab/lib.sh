@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034,SC2154 # sets its callers' variables, reads their $here
 #
 # Shell helpers of the measuring scripts, sourced (. "$here/lib.sh").
 #

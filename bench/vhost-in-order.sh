@@ -34,6 +34,7 @@ usage() {
 	echo "usage: bench/vhost-in-order.sh [-n PAIRS] [-x BUFFERS] BUILD_DIR [OPTION...]" >&2
 	exit 2
 }
+# shellcheck source=SCRIPTDIR/../ab/lib.sh
 . "$here/lib.sh"
 pairs=21 adds=300000
 while getopts n:x:h o; do

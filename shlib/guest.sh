@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # the variables it sets are its callers'
 #
 # The test guest (a Linux kernel and initramfs under QEMU TCG): built once
 # into $GUEST_DIR, booted with its console in $T (shlib/vhost-dev.sh).
@@ -75,6 +76,7 @@ guest_cmd() {
 	local cmdline=$1 bios=(-bios "$QBOOT") mem=${GUEST_MEM:-256M}
 	shift
 	[ "${SEABIOS:-}" = 1 ] && bios=()
+	# shellcheck disable=SC2054 # QEMU's options are comma lists
 	QEMU_CMD=(qemu-system-x86_64 -accel tcg,thread=multi -m "$mem" -smp "${GUEST_SMP:-1}"
 		-nographic -no-reboot "${bios[@]}"
 		-object "memory-backend-memfd,id=mem,size=$mem,share=on"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # the variables it sets are its callers'
 #
 # testpmd_cmd LCORES PREFIX VDEV: sets TESTPMD to the command line every
 # DPDK testpmd of these scripts runs (no PCI, no hugepages, its runtime

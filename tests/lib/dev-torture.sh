@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # the variables it sets are its callers'
 #
 # What the device torture scripts share (tests/peers/dev-torture.sh,
 # tests/peers/dev-torture-drivers.sh), sourced from the top of the tree:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables it sets are its callers'
 #
 # KTAP from a check script, the kernel's TAP dialect
 # (Documentation/dev-tools/ktap.rst), as tests/lib/ktap.sh collects it:

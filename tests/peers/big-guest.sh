@@ -19,7 +19,7 @@
 # (msix_set_vector_notifiers) when the guest starts a vhost-user-net device.
 
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/peer-suite.sh "big guest" "${1:-.}"
 
 # Boots of 4 vCPUs slow down most on an overloaded host (their vCPU
@@ -30,6 +30,7 @@ BIG_HALF=$((DISK_BYTES / 2)) BIG_KSEED=55 BIG_WSEED=77
 
 # big_args: QEMU's device options for the two vhost_devs of guest_big.
 big_args() {
+	# shellcheck disable=SC2054 # QEMU's options are comma lists
 	BIG_ARGS=(-chardev "socket,id=c0,path=$T/mqblk.sock"
 		  -device vhost-user-blk-pci,chardev=c0
 		  -chardev "socket,id=n0c,path=$T/mqnet.sock"
