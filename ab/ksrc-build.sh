@@ -17,7 +17,7 @@ set -- -C "$top" O="$out" KSRC="$ksrc" GUEST="$guest" HOST="$host" "$@"
 [ -n "${CC:-}" ] && set -- "$@" "CC=$CC"
 [ -n "${CFLAGS+set}" ] && set -- "$@" "CFLAGS=$CFLAGS"
 # A make that runs us must not hand its command-line variables on.
-if ! MAKEFLAGS= MAKELEVEL= make -j2 "$@" >"$out.log" 2>&1; then
+if ! MAKEFLAGS='' MAKELEVEL='' make -j2 "$@" >"$out.log" 2>&1; then
 	tail -n 20 "$out.log" | sed 's/^/  | /' >&2
 	echo "ksrc-build: building in $out failed (log: $out.log)" >&2
 	exit 3

@@ -33,7 +33,7 @@ esac
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-plot.XXXXXX") || exit 2
-trap "rm -rf \"$tmp\"" EXIT
+trap 'rm -rf "$tmp"' EXIT
 
 case $kind in
 ab)

@@ -33,7 +33,7 @@ set -- -C "$dest" "$@"
 [ -n "${CFLAGS+set}" ] && set -- "$@" "CFLAGS=$CFLAGS"
 # A make that runs us (make check O=build-asan ...) must not hand its
 # command-line variables (O= above all) on to these builds.
-if ! MAKEFLAGS= MAKELEVEL= make -j2 "$@" >"$dest.log" 2>&1; then
+if ! MAKEFLAGS='' MAKELEVEL='' make -j2 "$@" >"$dest.log" 2>&1; then
 	cat "$dest.log" >&2
 	die "building in $dest failed (log: $dest.log)"
 fi

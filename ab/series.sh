@@ -44,7 +44,7 @@ DIE_PREFIX=series DIE_STATUS=3 USAGE_HELP=ab/series.sh
 . "$here/../shlib/die.sh"
 
 . "$here/lib.sh"
-ksrc= pairing=kernel/kernel pairs=51 adds=100000 ipct=0.25 whole= json= plot=
+ksrc='' pairing=kernel/kernel pairs=51 adds=100000 ipct=0.25 whole='' json='' plot=''
 while getopts :k:K:p:n:x:i:Wj:P:h opt; do
 	case $opt in
 	h) sed -n '5,41s/^# \{0,1\}//p' "$here/series.sh"; exit 0 ;;

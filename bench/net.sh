@@ -34,7 +34,7 @@
 #   RUNS (default 7), FRAMES (default 1000000), DPDK_SECONDS (default 8),
 #   LAYOUTS (default "split packed")
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 RIG=${1:-.}
 KERN=${2:-build-kernel-rig}
 RUNS=${RUNS:-7}
@@ -66,9 +66,10 @@ declare -A figs cpus
 
 # ours BUILD LAYOUT: "FRAMES/S CPU_NS" of one vhost_test run, or nothing.
 ours() {
+	local ring=()
+	[ "$2" = packed ] && ring=(--packed)
 	"$1/vhost_test" --socket="$sock" --device=net --count="$FRAMES" --frame-len=64 \
-		--burst=$BURST --poll --cpu=1 --peer-pid="$(peer_pid be)" \
-		$([ "$2" = packed ] && echo --packed) |
+		--burst=$BURST --poll --cpu=1 --peer-pid="$(peer_pid be)" "${ring[@]}" |
 		awk -F': ' '/^Frames\/s: / { f = $2 } /^CPU ns\/frame: / { c = $2 }
 			    END { if (f != "" && c != "") print f, c }'
 }

@@ -16,7 +16,7 @@
 # system, the whole boot), and B's medians as a ratio of A's.
 # Every boot also checks the disk's sum; a wrong one stops the run (exit 1).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 RUNS=5 BS=1048576
 while [ "${1:-}" = -n ] || [ "${1:-}" = -b ]; do
 	if ! [[ ${2:-} =~ ^[1-9][0-9]*$ ]]; then

@@ -25,7 +25,7 @@
 # gcc-only machine runs make check without it.  Not built although clang
 # links libFuzzer programs is a FAIL: the build broke.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 TARGETS="fuzz_vringh fuzz_virtqueue fuzz_vhost_user"
 # Ring code that prints a message for every refusal must not fill the
 # disk or the log: the targets count messages instead (FUZZ_VERBOSE=1).

@@ -36,7 +36,7 @@ fi
 ksrc=$1 edits=$2 guest=$3 host=$4 prog=$5
 shift 6
 top=$(cd "$(dirname "$0")/.." && pwd)
-DIE_PREFIX=ksrc-patched
+DIE_PREFIX='ksrc-patched'
 . "$top/shlib/die.sh"
 . "$top/shlib/edit.sh"
 [ -r "$edits" ] || die "cannot read $edits"

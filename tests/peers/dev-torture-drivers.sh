@@ -52,7 +52,7 @@
 #   CASES=ERE (only the cases whose names match), GUEST_ROWS (only these
 #   guest rows, CASE:DEVICE:RING ...).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 ALL=0 DRIVERS="guest dpdk" RINGS="split packed" DEVICES="blk net"
 usage() {
 	echo "dev-torture-drivers.sh: $1" >&2
@@ -136,7 +136,7 @@ GUEST_ALONE="used-id-free:net:split used-id-free:net:packed"
 # A guest that got stuck (G_STUCK) leaves GOUT[i] empty for the rows it
 # had not settled, GRERUN: the caller runs them again.
 guest_group() {
-	local i=0 r attempt
+	local i=0 r
 	G_C=() G_D=() G_R=() G_SLOT=() GOUT=() GSHARED="" GRERUN=()
 	for r; do
 		IFS=: read -r "G_C[$i]" "G_D[$i]" "G_R[$i]" <<<"$r"
@@ -149,7 +149,7 @@ guest_group() {
 	fi
 	# A boot that never reached /init (TCG under load: "IO-APIC + timer
 	# doesn't work!") is tried once more.
-	for attempt in 1 2; do
+	for _ in 1 2; do
 		guest_boot || return
 		grep -aq RIG-INIT "$T/console" && break
 	done

@@ -12,7 +12,7 @@
 #
 # Usage: tests/peers/dev-torture-report.sh
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/dev-torture.sh
 awk '
 function code(o,   n, i, a, s) {

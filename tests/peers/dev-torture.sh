@@ -26,7 +26,7 @@
 # Usage: tests/peers/dev-torture.sh BUILD_DIR [LABEL]
 #   RECORD=1 prints the table in the recorded file's format instead.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 B=${1:?usage: tests/peers/dev-torture.sh BUILD_DIR [LABEL]}
 LABEL=${2:-}
 VT=$B/vhost_test VD=$B/vhost_dev

@@ -11,7 +11,7 @@
 #   PEER_FRAMES (default 100000) frames per net configuration,
 #   PEER_REQUESTS (default 10000) requests per blk configuration.
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 B=${1:?usage: tests/peers/frontend.sh BUILD_DIR [LABEL]}
 LABEL=${2:-}
 VT="$B/vhost_test"

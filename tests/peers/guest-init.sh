@@ -49,7 +49,7 @@ wait_for() {
 # file FEATURES) into res.
 blk_io() {
 	f=$2
-	if wait_for "$1" && out=$(guest_io sum "$1" $rigbs); then
+	if wait_for "$1" && out=$(guest_io sum "$1" ${rigbs:-}); then
 		set -- $out
 		res="$res blk_bytes=$2 blk_sum=$3 blk_mbps=$4"
 		res="$res blk_features=$(cat "$f")"

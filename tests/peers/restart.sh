@@ -24,7 +24,7 @@
 RESTART_BAD='I/O error|blk_update_request|timed out|timeout|not a head|id [0-9]+ out of range|virtio.*(error|broken)'
 
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . tests/lib/peer-suite.sh "peers restart" "${1:-.}"
 
 guest_blk_restart() {

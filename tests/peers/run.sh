@@ -21,7 +21,7 @@
 #   a linux-image .deb or a kernel image: tests/peers/guest-build.sh),
 #   PEER_PREFIX (put before every check's name).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 FULL=0 GUEST_ONLY=0
 while :; do
 	case ${1:-} in

@@ -17,7 +17,7 @@
 #
 # Usage: tests/peers/torture.sh [BUILD_DIR] [CASE...]
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 B=${1:-.}
 shift $(($# > 0 ? 1 : 0))
 VT="$B/vhost_test"

@@ -199,7 +199,7 @@ pass_if "$part: the kernel tree is byte for byte as before (.git, git status, gi
 # Refused, not ignored.
 want regress || ktap_finished
 for goal in ab mutate; do
-	MAKEFLAGS= make -s -C "$top" $goal KSRC="$t" BASE=HEAD >"$tmp/out" 2>"$tmp/err"
+	MAKEFLAGS='' make -s -C "$top" $goal KSRC="$t" BASE=HEAD >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -ne 0 ] && grep -q "make $goal works on this repository's own ring code and takes no KSRC" "$tmp/err"
 	pass_if "make $goal KSRC=...: refused with one line"
