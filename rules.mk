@@ -117,6 +117,12 @@ check-busy:
 	@$(check-build)
 	@$(srctree)/tests/busy.sh $(if $(HOGS),-n $(call shell-quote,$(HOGS))) $(check-run)
 
+# make shellcheck: shellcheck -S warning on every shell script, which must
+# find nothing (tests/shellcheck.sh); without shellcheck, a SKIP naming
+# its package.
+shellcheck:
+	$(Q)$(srctree)/tests/shellcheck.sh || [ $$? -eq 77 ]
+
 # Sanitizer and valgrind builds: each in its own folder, the check matrix
 # there (tests/check-modes.mk; valgrind runs the single-threaded programs
 # and the hostile and allocation-failure cases, tests/run-check.sh).
@@ -173,4 +179,4 @@ mutate:
 		$(if $(T),-t $(call shell-quote,$(value T)))
 
 .PHONY: FORCE all check check-busy clean fuzz fuzz-build fuzz-targets test-programs \
-	$(CHECK_MODES) mutate torture-drivers
+	$(CHECK_MODES) mutate shellcheck torture-drivers
