@@ -31,5 +31,5 @@ else
 		GUEST="$guest" HOST="$host" "$@"
 fi
 # A make that runs us must not hand its command-line variables on.
-MAKEFLAGS= MAKELEVEL= exec make --no-print-directory "$@" CC="$cc" \
+MAKEFLAGS='' MAKELEVEL='' exec make --no-print-directory "$@" CC="$cc" \
 	CFLAGS="$cflags" LDFLAGS="$ldflags"

@@ -80,7 +80,7 @@
 # Exit status: 0, or 1 if valgrind is missing or a run failed.
 
 set -u
-MATRIX= only= ranfile=
+MATRIX='' only='' ranfile=''
 while :; do
 	case ${1:-} in
 	-r)

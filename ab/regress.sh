@@ -80,10 +80,10 @@ pct() {
 		usage "-$1: '$2' is not a percentage in 0..1000"
 }
 
-pairs=201 metric=cpu adds=100000 ipct=0.25 dpct= wpct=1 json= counts=1 layouts=6
+pairs=201 metric=cpu adds=100000 ipct=0.25 dpct='' wpct=1 json='' counts=1 layouts=6
 report=long net_frames=20000 shapes=
 . "$here/lib.sh"
-ksrc= ksrc_base= pairing= whole=1
+ksrc='' ksrc_base='' pairing='' whole=1
 while getopts :n:m:x:L:S:i:d:w:j:R:TCk:K:p:h opt; do
 	case $opt in
 	h) sed -n '4,/^$/s/^# \{0,1\}//p' "$here/regress.sh"; exit 0 ;;
