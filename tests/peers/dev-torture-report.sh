@@ -13,7 +13,8 @@
 # Usage: tests/peers/dev-torture-report.sh
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. tests/lib/dev-torture.sh
+# The table's path; RECORD=1: no KTAP header, the report is the tables alone.
+RECORD=1 . tests/lib/dev-torture.sh
 awk '
 function code(o,   n, i, a, s) {
 	n = split(o, a, "|")
