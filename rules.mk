@@ -170,13 +170,14 @@ fuzz: fuzz-build
 # (ab/ab.mk).
 include $(srctree)/bench/bench.mk $(srctree)/ab/ab.mk
 
-# make mutate [M=ERE] [T=ERE]: each one-line mutation of a safety check
-# (mutate/mutations) planted in a throwaway copy of this tree, the quick
-# checks (mutate/quick, or make check T=ERE) run there: which case killed
-# it, or that it survived, and in how long (mutate/README).
+# make mutate [M=ERE] [T=ERE] [K=1]: each one-line mutation of a safety
+# check (mutate/mutations) planted in a throwaway copy of this tree, the
+# quick checks (mutate/quick, or make check T=ERE) and those the mutation
+# names run there (K=1: only those): which case killed it, or that it
+# survived, and in how long (mutate/README).
 mutate:
 	$(Q)$(srctree)/mutate/run.sh $(if $(M),-m $(call shell-quote,$(value M))) \
-		$(if $(T),-t $(call shell-quote,$(value T)))
+		$(if $(T),-t $(call shell-quote,$(value T))) $(if $(K),-k)
 
 .PHONY: FORCE all check check-busy clean fuzz fuzz-build fuzz-targets test-programs \
 	$(CHECK_MODES) mutate shellcheck torture-drivers

@@ -5,6 +5,8 @@
 #   KEYWORD NAME FILE [N]
 #   - TEXT     a substring of a line as it is now
 #   + TEXT     what that substring becomes
+#   = CHECK    (make mutate's list) a check that must fail on the edit,
+#              named as make check names it; one line each, any number
 # TEXT must occur once in FILE, or N gives its Nth occurrence.  TEXT is
 # read as awk reads a -v string: \n starts a new line, \t is a tab, \\
 # is a backslash; so "+ TEXT" may keep the anchor and add lines to it.
@@ -12,8 +14,9 @@
 # sources shlib/die.sh first (die() and DIE_PREFIX are used).
 #
 # edit_read LIST KEYWORD: LIST's stanzas into the arrays EDIT_NAMES,
-# EDIT_FILES, EDIT_NTHS, EDIT_FROMS and EDIT_TOS; dies on a malformed one.
-EDIT_NAMES=() EDIT_FILES=() EDIT_NTHS=() EDIT_FROMS=() EDIT_TOS=()
+# EDIT_FILES, EDIT_NTHS, EDIT_FROMS, EDIT_TOS and EDIT_CHECKS (the "= "
+# lines, one a line); dies on a malformed one.
+EDIT_NAMES=() EDIT_FILES=() EDIT_NTHS=() EDIT_FROMS=() EDIT_TOS=() EDIT_CHECKS=()
 edit_read() {
 	local line lineno=0 f=$1 kw=$2 i
 	[ -r "$f" ] || die "cannot read $f"
@@ -29,12 +32,14 @@ edit_read() {
 			0* | *[!0-9]*) die "$f:$lineno: '$4' is not an occurrence number" ;;
 			esac
 			EDIT_NAMES+=("$2") EDIT_FILES+=("$3") EDIT_NTHS+=("${4:-}")
-			EDIT_FROMS+=('') EDIT_TOS+=('') ;;
+			EDIT_FROMS+=('') EDIT_TOS+=('') EDIT_CHECKS+=('') ;;
 		'- '*) [ ${#EDIT_NAMES[@]} -gt 0 ] || die "$f:$lineno: '-' before '$kw'"
 			EDIT_FROMS[-1]=${line#- } ;;
 		'+ '*) [ ${#EDIT_NAMES[@]} -gt 0 ] || die "$f:$lineno: '+' before '$kw'"
 			EDIT_TOS[-1]=${line#+ } ;;
-		*) die "$f:$lineno: not '$kw', '- ' or '+ ': $line" ;;
+		'= '*) [ ${#EDIT_NAMES[@]} -gt 0 ] || die "$f:$lineno: '=' before '$kw'"
+			EDIT_CHECKS[-1]+="${line#= }"$'\n' ;;
+		*) die "$f:$lineno: not '$kw', '- ', '+ ' or '= ': $line" ;;
 		esac
 	done <"$f"
 	for i in "${!EDIT_NAMES[@]}"; do

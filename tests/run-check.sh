@@ -1008,6 +1008,9 @@ else
 		LONG=1 suite bench tests/bench/run.sh "$B"
 		LONG=1 frontend_checks
 		if [ "$MODE" = plain ]; then
+			# Every mutation of make mutate still applies to its line
+			# and names a check make check has (mutate/README).
+			expect "make mutate's list applies (mutate/run.sh -l)" 0 -- mutate/run.sh -l
 			LONG=1 suite series tests/series/run.sh series
 			LONG=1 suite "series regress" tests/series/run.sh regress
 			LONG=1 suite "series restructure" tests/series/run.sh restructure
