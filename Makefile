@@ -46,6 +46,7 @@ TEST_PROGS += tests/dma
 TEST_PROGS += tests/features
 TEST_PROGS += tests/resize
 TEST_PROGS += tests/kmem_misuse
+TEST_PROGS += tests/kmem
 TEST_PROGS += tests/iotlb
 TEST_PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost-user/wire.o

@@ -19,16 +19,27 @@
  * to the shared depot, from which a thread whose list runs dry refills
  * before it carves a new chunk.  An exiting thread hands everything back.
  *
- * Misuse stays visible.  Under AddressSanitizer or ThreadSanitizer, and
- * under a valgrind tool that replaces malloc (memcheck, helgrind, drd,
- * massif, dhat: it preloads vgpreload_TOOL), every allocation is a plain
- * malloc() of the size asked, with no header, so the tool sees every
- * object: a use after free, a double free or a leak of an indirect table is
- * reported as it always was (tests/kmem_misuse proves it).  Elsewhere a
- * kfree() of a pointer kmalloc() did not return, or of one already freed,
- * stops the program with a message (the header says so), where glibc's
- * free() might not notice.
- *
+ * Misuse stays visible.  Under AddressSanitizer the caches stay (so
+ * ASan checks the allocator the rig measures, not malloc in its place),
+ * and ASan sees every object as the kernel's KASAN sees SLUB's: a free
+ * object, its header and a red zone after every object are poisoned
+ * (ASAN_POISON_MEMORY_REGION), and a live one is addressable for exactly
+ * the bytes asked for, so a read of a freed indirect table, a write one
+ * byte past an object, or a free list that hands out a smaller object
+ * than was asked for is an ASan report, which then says where in which
+ * object the address lies (__asan_on_error()).  Under ThreadSanitizer,
+ * and under a valgrind tool that replaces malloc() (memcheck, helgrind,
+ * drd, massif, dhat: it preloads vgpreload_TOOL), every allocation is a
+ * plain malloc() of the size asked, with no header, so the tool sees
+ * every object: a use after free, a double free or a leak of an indirect
+ * table is reported as it always was (tests/kmem_misuse proves it).
+ * Elsewhere, ASan included, a kfree() of a pointer kmalloc() did not
+ * return, or of one already freed, stops the program with a message (the
+ * header says so), where glibc's free() might not notice.  And a program
+ * that exits with status 0 while objects are still allocated says how
+ * many and exits 1 instead (kmem_exit_check()): every program of make
+ * check frees what it allocated.
+
  * The test hooks of linux/slab.h (fake allocations, failure injection, the
  * live count, arenas) work as before.  Calls are counted per thread with
  * plain stores; while failure injection is armed every allocation takes
@@ -44,11 +55,41 @@
  * no room to free to them, so both go the slow way with no test of their
  * own.
  */
+#define _GNU_SOURCE		/* on_exit() */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/build_bug.h>
 #include <linux/slab.h>
+
+/* Is this an AddressSanitizer build?  Then the caches are poisoned. */
+#if defined(__SANITIZE_ADDRESS__)
+#define KMEM_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KMEM_ASAN	1
+#endif
+#endif
+#ifndef KMEM_ASAN
+#define KMEM_ASAN	0
+#endif
+
+#if KMEM_ASAN
+#include <sanitizer/asan_interface.h>
+/* Poisoned bytes after every object, beside the next one's header. */
+#define KMEM_RZ			16
+/* The allocator's own reads of headers and free objects are not checked. */
+#define kmem_noasan		__attribute__((no_sanitize_address))
+#define kmem_poison(p, n)	ASAN_POISON_MEMORY_REGION(p, n)
+#define kmem_unpoison(p, n)	ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define KMEM_RZ			0
+#define kmem_noasan
+#define kmem_poison(p, n)	((void)(p), (void)(n))
+#define kmem_unpoison(p, n)	((void)(p), (void)(n))
+#endif
 
 __thread struct kmem_hooks __kmem_hooks;
 __thread unsigned char __kmem_fast;
@@ -77,7 +118,18 @@ __thread unsigned char __kmem_fast;
 struct kmem_hdr {
 	unsigned int magic;			/* KMEM_LIVE + cls, KMEM_FREED */
 	unsigned int cls;
-	size_t size;				/* KMEM_LARGE only: as asked */
+	size_t size;				/* as asked: KMEM_LARGE, ASan */
+};
+
+/*
+ * A chunk of objects of one class: a link to the chunk carved before, the
+ * class and how many objects, then the objects, each KMEM_HDR + its
+ * class's size + KMEM_RZ bytes.
+ */
+struct kmem_chunk {
+	struct kmem_chunk *next;
+	unsigned int cls;
+	unsigned int n;
 };
 
 /* A free object's first word links it to the next one. */
@@ -130,8 +182,9 @@ static unsigned long kmem_fail_at;		/* 0: never */
  */
 static struct kmem_free *kmem_depot[KMEM_CLASSES];
 static unsigned int kmem_depot_n[KMEM_CLASSES];
-static void **kmem_chunks;
+static struct kmem_chunk *kmem_chunks;
 static unsigned long kmem_carved;
+static pid_t kmem_pid;			/* whose exit kmem_exit_check() checks */
 
 static inline struct kmem_hdr *kmem_hdr(const void *p)
 {
@@ -141,6 +194,38 @@ static inline struct kmem_hdr *kmem_hdr(const void *p)
 static inline size_t kmem_class_size(unsigned int cls)
 {
 	return 1UL << (cls + KMEM_MIN_SHIFT);
+}
+
+/* The bytes an object of class cls takes in its chunk. */
+static inline size_t kmem_step(unsigned int cls)
+{
+	return KMEM_HDR + kmem_class_size(cls) + KMEM_RZ;
+}
+
+/*
+ * Object @p of a class handed out for @size bytes: with ASan, exactly
+ * those are addressable, and no more than its class holds (the class in
+ * its header: a free list that hands out a smaller object shows as an
+ * access to poison).
+ */
+static inline kmem_noasan void kmem_ready(void *p, size_t size)
+{
+#if KMEM_ASAN
+	struct kmem_hdr *h = (struct kmem_hdr *)((char *)p - KMEM_HDR);
+	size_t have = h->cls < KMEM_CLASSES ? kmem_class_size(h->cls) : 0;
+
+	h->size = size;
+	kmem_unpoison(p, size < have ? size : have);
+#else
+	(void)p;
+	(void)size;
+#endif
+}
+
+/* Object @p of class @cls is free: with ASan, none of it is addressable. */
+static inline void kmem_gone(void *p, unsigned int cls)
+{
+	kmem_poison(p, kmem_class_size(cls));
 }
 
 /*
@@ -189,12 +274,13 @@ static bool kmem_under_checking_valgrind(void)
 	return false;
 }
 
-static bool kmem_sanitized(void)
+/* ThreadSanitizer: plain malloc(), which it knows. */
+static bool kmem_tsan(void)
 {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__)
 	return true;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#if __has_feature(thread_sanitizer)
 	return true;
 #endif
 #endif
@@ -203,15 +289,38 @@ static bool kmem_sanitized(void)
 
 static void kmem_thread_exit(void *arg);
 
+/*
+ * At exit with status 0: every object must be freed.  A leak shows as a
+ * count that is not 0 (large and plain objects, and every object carved
+ * and on no free list), named on stderr; the exit status becomes 1.  A
+ * process fork()ed from the one that registered this is not checked.
+ */
+static void kmem_exit_check(int status, void *arg __always_unused)
+{
+	long n;
+
+	if (status != 0 || getpid() != kmem_pid)
+		return;
+	n = kmalloc_outstanding();
+	if (!n)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "kmalloc: %ld object%s still allocated at exit (kmalloc_outstanding(), linux/slab.c): a leak\n",
+		n, n == 1 ? "" : "s");
+	_exit(1);
+}
+
 static void kmem_decide(void)
 {
 	pthread_mutex_lock(&kmem_lock);
 	if (!kmem_decided) {
-		kmem_plain = kmem_sanitized() || kmem_under_checking_valgrind();
+		kmem_plain = kmem_tsan() || kmem_under_checking_valgrind();
 		if (pthread_key_create(&kmem_key, kmem_thread_exit)) {
 			fprintf(stderr, "kmalloc: pthread_key_create failed\n");
 			abort();
 		}
+		kmem_pid = getpid();
+		on_exit(kmem_exit_check, NULL);
 		__atomic_store_n(&kmem_decided, true, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&kmem_lock);
@@ -257,7 +366,7 @@ static void kmem_try_fast(struct kmem_cpu *c)
 }
 
 /* Under kmem_lock: give n objects of class cls from c's list to the depot. */
-static void kmem_give(struct kmem_cpu *c, unsigned int cls, unsigned int n)
+static kmem_noasan void kmem_give(struct kmem_cpu *c, unsigned int cls, unsigned int n)
 {
 	struct kmem_free *first = c->free[cls], *last = first;
 	unsigned int i;
@@ -273,7 +382,7 @@ static void kmem_give(struct kmem_cpu *c, unsigned int cls, unsigned int n)
 	kmem_depot_n[cls] += n;
 }
 
-static void kmem_thread_exit(void *arg)
+static kmem_noasan void kmem_thread_exit(void *arg)
 {
 	struct kmem_cpu *c = arg, **pp;
 	unsigned int cls;
@@ -299,20 +408,23 @@ static void kmem_thread_exit(void *arg)
 }
 
 /* Under kmem_lock: carve a chunk of class cls objects onto c's list. */
-static bool kmem_carve(struct kmem_cpu *c, unsigned int cls)
+static kmem_noasan bool kmem_carve(struct kmem_cpu *c, unsigned int cls)
 {
-	size_t step = KMEM_HDR + kmem_class_size(cls);
+	size_t step = kmem_step(cls);
 	size_t n = KMEM_CHUNK / step < 16 ? 16 : KMEM_CHUNK / step;
-	void **chunk = malloc(16 + n * step);
+	struct kmem_chunk *chunk = malloc(16 + n * step);
 	char *p;
 	size_t i;
 
+	BUILD_BUG_ON(sizeof(*chunk) > 16);
 	if (!chunk)
 		return false;
 	/* Chunks stay reachable: a leak checker sees no leak in them. */
-	chunk[0] = kmem_chunks;
+	chunk->next = kmem_chunks;
+	chunk->cls = cls;
+	chunk->n = n;
 	kmem_chunks = chunk;
-	/* malloc() aligns to 16, and so do the link word and each header. */
+	/* malloc() aligns to 16, and so do the chunk's head and each header. */
 	p = (char *)chunk + 16;
 	for (i = 0; i < n; i++, p += step) {
 		struct kmem_hdr *h = (struct kmem_hdr *)p;
@@ -324,13 +436,19 @@ static bool kmem_carve(struct kmem_cpu *c, unsigned int cls)
 		f->next = c->free[cls];
 		c->free[cls] = f;
 	}
+	/*
+	 * Nothing in it is an object yet: headers, objects, red zones.  The
+	 * chunk's own head stays readable, or LeakSanitizer would not follow
+	 * its link and call the chunks before it leaked.
+	 */
+	kmem_poison((char *)chunk + 16, n * step);
 	c->room[cls] -= n;
 	kmem_carved += n;
 	return true;
 }
 
 /* c's list of class cls is empty: refill it from the depot or a chunk. */
-static bool kmem_refill(struct kmem_cpu *c, unsigned int cls)
+static kmem_noasan bool kmem_refill(struct kmem_cpu *c, unsigned int cls)
 {
 	bool ok = true;
 
@@ -375,7 +493,7 @@ static inline void kmem_live_add(struct kmem_cpu *c, long d)
  * A new object: of a class (from c's list, refilled if empty), large, or
  * plain; the last two counted live here.
  */
-static void *kmem_get(struct kmem_cpu *c, size_t size)
+static kmem_noasan void *kmem_get(struct kmem_cpu *c, size_t size)
 {
 	struct kmem_hdr *h;
 	struct kmem_free *f;
@@ -396,6 +514,8 @@ static void *kmem_get(struct kmem_cpu *c, size_t size)
 		h->magic = KMEM_LIVE + KMEM_LARGE;
 		h->cls = KMEM_LARGE;
 		h->size = size;
+		/* Past its end is malloc()'s own red zone; before it, ours. */
+		kmem_poison(h, KMEM_HDR);
 		kmem_live_add(c, 1);
 		return (char *)h + KMEM_HDR;
 	}
@@ -406,10 +526,11 @@ static void *kmem_get(struct kmem_cpu *c, size_t size)
 	c->free[cls] = f->next;
 	c->room[cls]++;
 	kmem_hdr(f)->magic = KMEM_LIVE + cls;
+	kmem_ready(f, size);
 	return f;
 }
 
-static noinline void *kmem_alloc_slow(size_t size, gfp_t gfp)
+static noinline kmem_noasan void *kmem_alloc_slow(size_t size, gfp_t gfp)
 {
 	struct kmem_cpu *c = &kmem_cpu;
 	void *p;
@@ -434,7 +555,7 @@ static noinline void *kmem_alloc_slow(size_t size, gfp_t gfp)
 	return p;
 }
 
-void *__kmalloc(size_t size, gfp_t gfp)
+kmem_noasan void *__kmalloc(size_t size, gfp_t gfp)
 {
 	struct kmem_cpu *c = &kmem_cpu;
 	/* Empty for 0, a size past the classes, or before registering. */
@@ -450,6 +571,7 @@ void *__kmalloc(size_t size, gfp_t gfp)
 	 */
 	c->room[cls]++;
 	kmem_hdr(f)->magic = KMEM_LIVE + cls;
+	kmem_ready(f, size);
 	c->allocs++;
 	if (gfp & __GFP_ZERO)
 		memset(f, 0, size);
@@ -464,7 +586,7 @@ static bool in_arena(const void *p)
 }
 
 /* p's header, checked: it must be a live object of ours. */
-static struct kmem_hdr *kmem_live_hdr(const void *p)
+static kmem_noasan struct kmem_hdr *kmem_live_hdr(const void *p)
 {
 	struct kmem_hdr *h = kmem_hdr(p);
 
@@ -479,7 +601,7 @@ static struct kmem_hdr *kmem_live_hdr(const void *p)
  * Give back an object of ours (c's free-list limit reached, or large, or
  * plain; the last two counted here).
  */
-static void kmem_put(struct kmem_cpu *c, void *p)
+static kmem_noasan void kmem_put(struct kmem_cpu *c, void *p)
 {
 	struct kmem_hdr *h;
 	struct kmem_free *f = p;
@@ -496,6 +618,7 @@ static void kmem_put(struct kmem_cpu *c, void *p)
 		kmem_live_add(c, -1);
 		return;
 	}
+	kmem_gone(f, h->cls);
 	f->next = c->free[h->cls];
 	c->free[h->cls] = f;
 	if (--c->room[h->cls] < 0) {
@@ -505,7 +628,7 @@ static void kmem_put(struct kmem_cpu *c, void *p)
 	}
 }
 
-static noinline void kmem_free_slow(const void *p)
+static noinline kmem_noasan void kmem_free_slow(const void *p)
 {
 	struct kmem_cpu *c = &kmem_cpu;
 
@@ -522,7 +645,7 @@ static noinline void kmem_free_slow(const void *p)
 	kmem_put(c, (void *)p);
 }
 
-void kfree(const void *p)
+kmem_noasan void kfree(const void *p)
 {
 	struct kmem_cpu *c = &kmem_cpu;
 	struct kmem_hdr *h;
@@ -545,6 +668,7 @@ void kfree(const void *p)
 	if (unlikely(*room <= 0))
 		goto slow;
 	h->magic = KMEM_FREED;
+	kmem_gone(f, cls);
 	f->next = c->free[cls];
 	c->free[cls] = f;
 	--*room;
@@ -553,11 +677,11 @@ slow:
 	kmem_free_slow(p);
 }
 
-void *__krealloc(const void *old, size_t size, gfp_t gfp)
+kmem_noasan void *__krealloc(const void *old, size_t size, gfp_t gfp)
 {
 	struct kmem_cpu *c = &kmem_cpu;
 	struct kmem_hdr *h;
-	size_t have;
+	size_t have, keep;
 	void *p;
 
 	if (!old)
@@ -572,12 +696,17 @@ void *__krealloc(const void *old, size_t size, gfp_t gfp)
 		return realloc((void *)old, size ? size : 1);
 	h = kmem_live_hdr(old);
 	have = h->cls == KMEM_LARGE ? h->size : kmem_class_size(h->cls);
-	if (h->cls != KMEM_LARGE && size <= have)
+	/* The bytes that hold data: with ASan, only those asked for. */
+	keep = KMEM_ASAN ? h->size : have;
+	if (h->cls != KMEM_LARGE && size <= have) {
+		kmem_gone((void *)old, h->cls);
+		kmem_ready((void *)old, size);
 		return (void *)old;
+	}
 	p = kmem_get(c, size);
 	if (!p)
 		return NULL;
-	memcpy(p, old, have < size ? have : size);
+	memcpy(p, old, keep < size ? keep : size);
 	kmem_put(c, (void *)old);
 	return p;
 }
@@ -635,3 +764,43 @@ long kmalloc_outstanding(void)
 	pthread_mutex_unlock(&kmem_lock);
 	return sum;
 }
+
+#if KMEM_ASAN
+/*
+ * ASan found a bad access: say where it lies among the caches' objects
+ * before ASan's report (which says only "use-after-poison"): in a free
+ * object (a use after kfree()), past the bytes a live one was asked for,
+ * in a red zone or a header.  Called by the ASan runtime.
+ */
+void __asan_on_error(void);
+kmem_noasan void __asan_on_error(void)
+{
+	const char *a = __asan_get_report_address();
+	const struct kmem_chunk *ch;
+
+	for (ch = kmem_chunks; ch; ch = ch->next) {
+		const char *base = (const char *)ch + 16;
+		size_t step = kmem_step(ch->cls), sz = kmem_class_size(ch->cls), off;
+		const struct kmem_hdr *h;
+
+		if (a < base || a >= base + ch->n * step)
+			continue;
+		off = (size_t)(a - base) % step;
+		h = (const struct kmem_hdr *)(a - off);
+		if (off < KMEM_HDR)
+			fprintf(stderr, "kmalloc: %p is in the header before a %zu-byte object (its red zone)\n",
+				(const void *)a, sz);
+		else if (off - KMEM_HDR >= sz)
+			fprintf(stderr, "kmalloc: %p is %zu bytes past the end of a %zu-byte object, in its red zone\n",
+				(const void *)a, off - KMEM_HDR - sz, sz);
+		else if (h->magic == KMEM_FREED)
+			fprintf(stderr, "kmalloc: %p is byte %zu of a freed %zu-byte object: a use after kfree()\n",
+				(const void *)a, off - KMEM_HDR, sz);
+		else if (off - KMEM_HDR >= h->size)
+			fprintf(stderr, "kmalloc: %p is byte %zu of a kmalloc(%zu) object, %zu past its end\n",
+				(const void *)a, off - KMEM_HDR, h->size,
+				off - KMEM_HDR - h->size);
+		return;
+	}
+}
+#endif

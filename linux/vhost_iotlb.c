@@ -11,6 +11,11 @@ void vhost_iotlb_init(struct vhost_iotlb *iotlb,
 	iotlb->nmaps = 0;
 }
 
+void vhost_iotlb_reset(struct vhost_iotlb *iotlb)
+{
+	iotlb->nmaps = 0;
+}
+
 int vhost_iotlb_add_range(struct vhost_iotlb *iotlb, u64 start, u64 last,
 			  u64 addr, unsigned int perm)
 {

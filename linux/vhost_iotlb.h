@@ -35,6 +35,8 @@ void vhost_iotlb_init(struct vhost_iotlb *iotlb, unsigned int limit,
 /* Map [@start, @last] to @addr; -EINVAL if it overlaps, -ENOMEM if full. */
 int vhost_iotlb_add_range(struct vhost_iotlb *iotlb, u64 start, u64 last,
 			  u64 addr, unsigned int perm);
+/* Remove every map. */
+void vhost_iotlb_reset(struct vhost_iotlb *iotlb);
 /* The first map that overlaps [@start, @last], or NULL. */
 struct vhost_iotlb_map *vhost_iotlb_itree_first(struct vhost_iotlb *iotlb,
 						u64 start, u64 last);

@@ -204,6 +204,7 @@ static void setup(bool va)
 
 static void teardown(void)
 {
+	vhost_iotlb_reset(&iotlb);
 	__user_addr_min = __user_addr_max = NULL;
 	free(mem);
 }

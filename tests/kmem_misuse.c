@@ -15,6 +15,11 @@
  *                              first): the table leaks
  *     double-free              kfree() one object twice; without a tool the
  *                              shim itself stops the program (abort)
+ *     use-after-free           read an object of 64 bytes after kfree()
+ *     overflow-SIZE            write the byte after a kmalloc(SIZE) object,
+ *                              SIZE each class's largest and the next
+ *                              class's smallest (16, 17, ... 8192, 8193:
+ *                              a large object)
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -94,13 +99,42 @@ static void double_free(void)
 	kfree(p);
 }
 
+static void use_after_free(size_t size __attribute__((unused)))
+{
+	volatile unsigned char *p = kmalloc(64, GFP_KERNEL);
+
+	CHECK(p);
+	p[0] = 1;
+	kfree((void *)p);
+	printf("byte 0 of a freed object: %u\n", p[0]);
+}
+
+/* One byte written past a kmalloc(@size) object. */
+static void overflow(size_t size)
+{
+	volatile unsigned char *p = kmalloc(size, GFP_KERNEL);
+
+	CHECK(p);
+	p[size] = 1;
+	kfree((void *)p);
+}
+
+#define OVERFLOW(n)	{ .name = "overflow-" #n, .run_size = overflow, .size = n }
+
 static const struct {
 	const char *name;
 	void (*run)(void);
+	void (*run_size)(size_t size);
+	size_t size;
 } cases[] = {
-	{ "indirect-use-after-free", indirect_use_after_free },
-	{ "indirect-leak", indirect_leak },
-	{ "double-free", double_free },
+	{ .name = "indirect-use-after-free", .run = indirect_use_after_free },
+	{ .name = "indirect-leak", .run = indirect_leak },
+	{ .name = "double-free", .run = double_free },
+	{ .name = "use-after-free", .run_size = use_after_free },
+	OVERFLOW(16), OVERFLOW(17), OVERFLOW(32), OVERFLOW(33), OVERFLOW(64), OVERFLOW(65),
+	OVERFLOW(128), OVERFLOW(129), OVERFLOW(256), OVERFLOW(257), OVERFLOW(512),
+	OVERFLOW(513), OVERFLOW(1024), OVERFLOW(1025), OVERFLOW(2048), OVERFLOW(2049),
+	OVERFLOW(4096), OVERFLOW(4097), OVERFLOW(8192), OVERFLOW(8193),
 };
 
 static const char *case_name(unsigned int i)
@@ -110,10 +144,16 @@ static const char *case_name(unsigned int i)
 
 int main(int argc, char *argv[])
 {
-	cases[rig_case_pick(argc, argv, case_name, NULL, ARRAY_SIZE(cases),
+	unsigned int i = rig_case_pick(argc, argv, case_name, NULL, ARRAY_SIZE(cases),
 "Usage: kmem_misuse --list | kmem_misuse CASE\n"
 "Misuse kmalloc()ed memory on purpose (an indirect table read after it\n"
-"was freed, leaked, or an object freed twice): a checking tool must\n"
-"report it.  Exit 0 means nothing caught it.\n")].run();
+"was freed, leaked, an object freed twice, read after it was freed, or\n"
+"written one byte past its end): a checking tool must report it.  Exit 0\n"
+"means nothing caught it.\n");
+
+	if (cases[i].run)
+		cases[i].run();
+	else
+		cases[i].run_size(cases[i].size);
 	return 0;
 }
