@@ -34,6 +34,7 @@
 #include "harness/harness.h"
 #include "harness/mockdev.h"
 #include "tests/chain.h"
+#include "tests/said.h"
 
 static const char help[] =
 "Usage: hostile --list | hostile --gaps | hostile CASE\n"
@@ -46,57 +47,6 @@ static const char help[] =
 #define MEM_SIZE	(64 * 1024)
 #define OFF_TABLE	16384
 #define OFF_DATA	32768
-
-/* What the ring code printed while a case ran; the start of it as text. */
-static int saved_stderr = -1, capture_fd = -1;
-static char said_text[4096];
-
-static void capture_begin(void)
-{
-	fflush(stderr);
-	capture_fd = memfd_create("stderr", 0);
-	saved_stderr = dup(2);
-	CHECK(capture_fd >= 0 && saved_stderr >= 0);
-	dup2(capture_fd, 2);
-}
-
-/* Stop capturing; echo what was said; return how many bytes. */
-static size_t capture_end(void)
-{
-	char buf[4096];
-	ssize_t n;
-	off_t len;
-
-	fflush(stderr);
-	dup2(saved_stderr, 2);
-	close(saved_stderr);
-	len = lseek(capture_fd, 0, SEEK_END);
-	lseek(capture_fd, 0, SEEK_SET);
-	said_text[0] = '\0';
-	while ((n = read(capture_fd, buf, sizeof(buf))) > 0) {
-		if (!said_text[0]) {
-			memcpy(said_text, buf, min_t(size_t, n, sizeof(said_text) - 1));
-			said_text[min_t(size_t, n, sizeof(said_text) - 1)] = '\0';
-		}
-		fwrite(buf, 1, n, stderr);
-	}
-	close(capture_fd);
-	return len;
-}
-
-/*
- * Did the ring code name the bound a value broke, @why (NULL: any
- * reason)?  Several checks refuse with the same errno: the message tells
- * which one did, so that a bound moved by one still fails its edge case
- * when a later check refuses the value for another reason.  A kernel
- * tree's code says other things: only the rig's message is read.
- */
-static bool said_why(bool host, const char *why)
-{
-	const char *impl = host ? rig_host_impl() : rig_guest_impl();
-
-	return !why || strcmp(impl, "kernel") == 0 || strstr(said_text, why);
-}
 
 /*
  * Host side: a ring the test writes as the guest.

@@ -615,6 +615,7 @@ valgrind_checks() {
 	case_checks tests/features "valgrind features" "${VALGRIND[@]}"
 	case_checks tests/resize "valgrind resize" "${VALGRIND[@]}"
 	case_checks tests/iotlb "valgrind iotlb" "${VALGRIND[@]}"
+	case_checks tests/edges "valgrind edges" "${VALGRIND[@]}"
 	case_checks tests/kmem "valgrind kmem" "${VALGRIND[@]}"
 }
 
@@ -678,6 +679,7 @@ ring_checks() {
 	case_checks tests/features features
 	case_checks tests/resize resize
 	case_checks tests/iotlb iotlb
+	case_checks tests/edges edges
 	case_checks tests/kmem kmem
 }
 
