@@ -120,6 +120,8 @@ static void add(unsigned int b)
 #define PACKED		0x1UL	/* a packed ring, else split */
 #define RESIZE		0x2UL	/* virtqueue_resize() to 32, else reset */
 #define IN_ORDER	0x4UL	/* VIRTIO_F_IN_ORDER: used in batches */
+#define UPPER		0x8UL	/* an edge row: num_max (128), else 1 */
+#define PAST		0x10UL	/* ... one past it: 129, or 0 */
 
 /*
  * The device uses @n buffers it took: in order, one used entry for all of
@@ -173,12 +175,15 @@ static void in_flight(unsigned long how, struct mockdev *dev, struct rig_ring *r
 	resets = enables = dones = 0;
 }
 
-/* After a resize or reset to @num: what went where, and a fresh ring. */
+/*
+ * After a resize or reset to @num: what went where, and a fresh ring (as
+ * many new buffers as it holds, at most 3).
+ */
 static int check_after(unsigned long how, unsigned int num)
 {
+	unsigned int i, len, ndesc[3], k = min(num, 3U);
 	struct rig_ring r;
 	struct mockdev dev;
-	unsigned int i, len, ndesc[3];
 	u16 id[3];
 
 	CHECKF(recycled[0] == 0, "buffer 0 was reaped, then recycled");
@@ -200,15 +205,15 @@ static int check_after(unsigned long how, unsigned int num)
 	/* The device starts again at index 0; new buffers go and come back. */
 	ring_of(&r, how & PACKED);
 	mockdev_init(&dev, &vdev, &r);
-	for (i = NBUFS; i < NBUFS + 3; i++)
+	for (i = NBUFS; i < NBUFS + k; i++)
 		add(i);
 	virtqueue_kick(vq);
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < k; i++)
 		CHECK(mockdev_take(&dev, &id[i], &ndesc[i]));
-	use(&dev, how, id, ndesc, 3);
+	use(&dev, how, id, ndesc, k);
 	CHECK(!mockdev_take(&dev, &id[0], &ndesc[0]));
 	mockdev_publish(&dev);
-	for (i = NBUFS; i < NBUFS + 3; i++)
+	for (i = NBUFS; i < NBUFS + k; i++)
 		CHECK(virtqueue_get_buf(vq, &len) == bufs[i] && len == 16);
 	vring_del_virtqueue(vq);
 	return 0;
@@ -246,6 +251,47 @@ static int resize_or_reset(unsigned long how)
 }
 
 /*
+ * virtqueue_resize()'s bounds at their edges, the queue's num_max 128 (a
+ * transport's) and buffers in flight: 128 (UPPER) or 1 (at: done, as
+ * above), or one past, 129 or 0 (PAST: refused with -E2BIG or -EINVAL,
+ * nothing recycled, the transport not reset, the ring as it was).
+ */
+static int resize_edge(unsigned long how)
+{
+	unsigned int num = how & UPPER ? 128 + !!(how & PAST) : 1 - !!(how & PAST);
+	struct rig_ring r;
+	struct mockdev dev;
+	unsigned int i;
+	int err = -ENOSYS;
+
+#ifndef resize_vq
+	rig_skip("%s: linux/virtio.h declares no virtqueue_resize", rig_case_name);
+#endif
+	if (how & IN_ORDER)
+		rig_require_in_order(rig_case_name, false);
+	in_flight(how, &dev, &r);
+	vq->num_max = 128;
+#ifdef resize_vq
+	err = resize_vq(vq, num);
+#endif
+	if (!(how & PAST)) {
+		CHECKF(err == 0, "virtqueue_resize(%u) returned %d", num, err);
+		return check_after(how, num);
+	}
+	CHECKF(err == (how & UPPER ? -E2BIG : -EINVAL), "virtqueue_resize(%u) returned %d, not %d",
+	       num, err, how & UPPER ? -E2BIG : -EINVAL);
+	for (i = 0; i < NBUFS; i++)
+		CHECKF(!recycled[i], "a refused resize recycled buffer %u", i);
+	CHECKF(!resets && !enables && virtqueue_get_vring_size(vq) == 64 && !virtqueue_is_broken(vq),
+	       "a refused resize touched the queue (reset %u, enabled %u, ring of %u)", resets,
+	       enables, virtqueue_get_vring_size(vq));
+	while (virtqueue_detach_unused_buf(vq))
+		;
+	vring_del_virtqueue(vq);
+	return 0;
+}
+
+/*
  * Linux 7.x's in-order driver keeps its in-order state across
  * virtqueue_reset(): a batch it was half way through reaping (a used
  * entry read, not all its buffers returned), and, split, the descriptor it
@@ -270,6 +316,24 @@ static const struct rig_case cases[] = {
 			 IN_ORDER, IN_ORDER_RESET_GAP),
 	RIG_CASE_ARG_GAP("packed-in-order-reset-in-flight", resize_or_reset,
 			 IN_ORDER | PACKED, IN_ORDER_RESET_GAP),
+	/* The bounds, a row a variant: the largest and smallest size, one past. */
+	RIG_CASE_ARG("split-resize-to-num-max", resize_edge, UPPER),
+	RIG_CASE_ARG("split-resize-past-num-max", resize_edge, UPPER | PAST),
+	RIG_CASE_ARG("split-resize-to-1", resize_edge, 0),
+	RIG_CASE_ARG("split-resize-to-0", resize_edge, PAST),
+	RIG_CASE_ARG("packed-resize-to-num-max", resize_edge, PACKED | UPPER),
+	RIG_CASE_ARG("packed-resize-past-num-max", resize_edge, PACKED | UPPER | PAST),
+	RIG_CASE_ARG("packed-resize-to-1", resize_edge, PACKED),
+	RIG_CASE_ARG("packed-resize-to-0", resize_edge, PACKED | PAST),
+	RIG_CASE_ARG("split-in-order-resize-to-num-max", resize_edge, IN_ORDER | UPPER),
+	RIG_CASE_ARG("split-in-order-resize-past-num-max", resize_edge, IN_ORDER | UPPER | PAST),
+	RIG_CASE_ARG("split-in-order-resize-to-1", resize_edge, IN_ORDER),
+	RIG_CASE_ARG("split-in-order-resize-to-0", resize_edge, IN_ORDER | PAST),
+	RIG_CASE_ARG("packed-in-order-resize-to-num-max", resize_edge, IN_ORDER | PACKED | UPPER),
+	RIG_CASE_ARG("packed-in-order-resize-past-num-max", resize_edge,
+		     IN_ORDER | PACKED | UPPER | PAST),
+	RIG_CASE_ARG("packed-in-order-resize-to-1", resize_edge, IN_ORDER | PACKED),
+	RIG_CASE_ARG("packed-in-order-resize-to-0", resize_edge, IN_ORDER | PACKED | PAST),
 };
 
 RIG_CASE_MAIN(cases, help)
