@@ -2,8 +2,8 @@
 /*
  * vhost_hostile: a hostile vhost-user frontend against vhost_dev.
  *
- * Starts VHOST_DEV twice (--type=blk, and --type=net --queues=2 for the
- * multiqueue cases) on sockets in a private folder, then for each case of
+ * Starts VHOST_DEV three times (--type=blk, and --type=net --queues=2 and
+ * --type=blk --queues=2 for the multiqueue cases) on sockets in a private folder, then for each case of
  * the table (cases[]) connects to its device, sends what the case sends,
  * and checks that the backend drops the connection (or, for a case that
  * only stops a queue, keeps it) and says the expected thing on stderr.
@@ -35,7 +35,7 @@
 
 /* One vhost_dev under test. */
 struct vh_dev {
-	const char *args[3];		/* its options besides --socket */
+	const char *args[4];		/* its options besides --socket */
 	uint64_t features;		/* what hello() acks */
 	char sock[128], err[128];
 	long err_seen;			/* bytes of its stderr already read */
@@ -45,7 +45,7 @@ struct vh_dev {
 #define VIRTIO_NET_F_CTRL_VQ	17
 #define VIRTIO_NET_F_MQ		22
 
-enum { DEV_BLK, DEV_NET };
+enum { DEV_BLK, DEV_NET, DEV_BLK2 };
 static struct vh_dev devs[] = {
 	[DEV_BLK] = { .args = { "--type=blk", "--size=1048576" },
 		      .features = (1ull << VIRTIO_F_VERSION_1) |
@@ -55,6 +55,10 @@ static struct vh_dev devs[] = {
 		      .features = (1ull << VIRTIO_F_VERSION_1) |
 				  (1ull << VHOST_USER_F_PROTOCOL_FEATURES) |
 				  (1ull << VIRTIO_NET_F_CTRL_VQ) | (1ull << VIRTIO_NET_F_MQ) },
+	/* Two request queues: the multiqueue twins of blk's one. */
+	[DEV_BLK2] = { .args = { "--type=blk", "--size=1048576", "--queues=2" },
+		       .features = (1ull << VIRTIO_F_VERSION_1) |
+				   (1ull << VHOST_USER_F_PROTOCOL_FEATURES) },
 };
 #define NDEVS	(sizeof(devs) / sizeof(devs[0]))
 static struct vh_dev *dev = &devs[DEV_BLK];	/* the one the case runs against */
@@ -62,6 +66,7 @@ static char dir[64];
 static uint8_t *mem;			/* the frontend's memory, as its addresses */
 static int fds[VHOST_USER_MAX_FDS];	/* memory files of MEM_SIZE bytes */
 static const char *this_case;		/* the case running, if one is */
+static uint64_t packed_feature;		/* its .packed: hello() negotiates it */
 
 /*
  * A TSan build cannot take the SIGBUS case: the fault comes inside TSan's
@@ -322,7 +327,7 @@ static int memfd(size_t size)
 static void hello_protocol(int s, uint64_t protocol_features)
 {
 	send_plain(s, VHOST_USER_SET_OWNER);
-	send_u64(s, VHOST_USER_SET_FEATURES, dev->features);
+	send_u64(s, VHOST_USER_SET_FEATURES, dev->features | packed_feature);
 	send_u64(s, VHOST_USER_SET_PROTOCOL_FEATURES, protocol_features);
 }
 
@@ -343,7 +348,7 @@ static void start_dev(struct vh_dev *d, const char *prog)
 
 		dup2(fd, 2);
 		dup2(nul, 1);
-		execl(prog, prog, d->args[0], d->args[1], sock_arg, (char *)NULL);
+		execl(prog, prog, d->args[0], d->args[1], sock_arg, d->args[2], (char *)NULL);
 		_exit(127);
 	}
 }
@@ -360,7 +365,9 @@ static void start_dev(struct vh_dev *d, const char *prog)
  * when a kernel tree's vringh refuses the ring (it names no reason of its
  * own); NULL: @want either way.  @skip: the case cannot run in this
  * build, and why.  @net: against the net device (two queue pairs and the
- * control queue), not the blk one.
+ * control queue), not the blk one; @blk2: against blk with two request
+ * queues (--queues=2).  @packed: a packed ring (a SKIP where
+ * the build's vringh has none, and vhost_dev does not offer it).
  */
 struct ctrl_cmd;
 
@@ -376,7 +383,10 @@ struct vh_case {
 	bool stays;
 	const char *skip;
 	const struct ctrl_cmd *ctrl;	/* CTRL()'s command */
+	bool packed;			/* VIRTIO_F_RING_PACKED negotiated too */
+	bool blk2;			/* against blk --queues=2 */
 };
+
 
 static void send_plain_case(int s, const struct vh_case *c)
 {
@@ -651,6 +661,9 @@ static bool run_ring(int s, uint32_t index, uint8_t *g, struct vring *vr, bool w
  * address @gpa, whose last byte is the status.  @status: the status the
  * request must come back with, or -1 if it must not be served.
  */
+/* The head blk_request() lays its chain at (descriptors on from it, mod 8). */
+static unsigned int chain_at;
+
 static void blk_request(int s, unsigned int nregions, uint32_t type, uint64_t sector,
 			uint32_t dlen, uint64_t gpa, uint32_t len, int status)
 {
@@ -658,7 +671,7 @@ static void blk_request(int s, unsigned int nregions, uint32_t type, uint64_t se
 	uint64_t at = gpa + len - 1 - MEM_GPA;
 	struct { uint32_t type, ioprio; uint64_t sector; } hdr = { type, 0, sector };
 	struct vring vr;
-	unsigned int i, d = 0;
+	unsigned int i, d = chain_at;
 
 	for (i = 0; i < nregions; i++) {
 		g[i] = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fds[i], 0);
@@ -675,19 +688,19 @@ static void blk_request(int s, unsigned int nregions, uint32_t type, uint64_t se
 	vr.desc[d].addr = MEM_GPA + 0x8000;
 	vr.desc[d].len = sizeof(hdr);
 	vr.desc[d].flags = VRING_DESC_F_NEXT;
-	vr.desc[d].next = d + 1;
+	vr.desc[d].next = (d + 1) % 8;
 	if (dlen) {
-		d++;
+		d = (d + 1) % 8;
 		vr.desc[d].addr = MEM_GPA + 0x10000;
 		vr.desc[d].len = dlen;
 		vr.desc[d].flags = VRING_DESC_F_WRITE | VRING_DESC_F_NEXT;
-		vr.desc[d].next = d + 1;
+		vr.desc[d].next = (d + 1) % 8;
 	}
-	d++;
+	d = (d + 1) % 8;
 	vr.desc[d].addr = gpa;
 	vr.desc[d].len = len;
 	vr.desc[d].flags = VRING_DESC_F_WRITE;
-	vr.avail->ring[0] = 0;
+	vr.avail->ring[0] = chain_at;
 	vr.avail->idx = 1;
 	if (!run_ring(s, 0, g[0], &vr, status >= 0))
 		case_problem = "the request was not served";
@@ -803,6 +816,60 @@ static void addr_at_last_byte(int s, const struct vh_case *c)
 	send_good_table(s);
 	send_addr(s, (uintptr_t)mem + MEM_SIZE - 1, (uintptr_t)mem, (uintptr_t)mem);
 }
+
+/*
+ * A ring part at the end of memory: part @a (0 the descriptor ring, 1
+ * the driver area, 2 the device area) of a ring of 8 ends at the last
+ * byte of the region (the region's size cut so that the part stays
+ * aligned), or @d bytes past it; the others at the start of memory.
+ * Split: 128, 22 and 70 bytes (the avail and used rings with their event
+ * fields: only the last field crosses the end); packed: 128, 4 and 4.
+ */
+/* The frontend's memory (fds[0]) zeroed: a ring there has nothing in it. */
+static void zero_memory(void)
+{
+	uint8_t *g = mmap(NULL, MEM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0);
+
+	if (g == MAP_FAILED)
+		give_up("vhost_hostile: mmap");
+	memset(g, 0, MEM_SIZE);
+	munmap(g, MEM_SIZE);
+}
+
+static void ring_part_case(int s, const struct vh_case *c)
+{
+	static const uint64_t split_len[] = { 128, 22, 70 }, packed_len[] = { 128, 4, 4 };
+	static const uint64_t split_align[] = { 16, 2, 4 }, packed_align[] = { 16, 4, 4 };
+	uint64_t len = c->packed ? packed_len[c->a] : split_len[c->a];
+	uint64_t align = c->packed ? packed_align[c->a] : split_align[c->a];
+	uint64_t size = MEM_SIZE - (MEM_SIZE - len) % align;
+	uint64_t at[3] = { (uintptr_t)mem, (uintptr_t)mem + 4096, (uintptr_t)mem + 8192 };
+
+	zero_memory();
+	send_table(s, 1, fds, 1, MEM_GPA, size, (uintptr_t)mem, 0);
+	/* A fresh packed ring starts in the lap of wrap counter 1. */
+	if (c->packed)
+		send_state(s, VHOST_USER_SET_VRING_BASE, 0, 0x8000);
+	at[c->a] = (uintptr_t)mem + size - len + c->d;
+	start_ring(s, 8, at[0], at[1], at[2]);
+}
+
+#define RING_PART(part, past)	.send = ring_part_case, .a = (part), .d = (past)
+
+/*
+ * A packed ring of 8 started at base @a (bits 0-14 the avail offset, 15
+ * its wrap counter; 16-31 the used ones): an offset of 7 starts, 8 is
+ * past the ring's end.
+ */
+static void packed_base_case(int s, const struct vh_case *c)
+{
+	zero_memory();
+	send_good_table(s);
+	send_state(s, VHOST_USER_SET_VRING_BASE, 0, c->a);
+	start_ring(s, 8, (uintptr_t)mem, (uintptr_t)mem + 4096, (uintptr_t)mem + 8192);
+}
+
+#define PACKED_BASE(base)	.send = packed_base_case, .a = (base)
 
 /*
  * ---- Multiqueue ----
@@ -930,6 +997,24 @@ static void get_inflight_case(int s, const struct vh_case *c)
 	send_inflight(s, VHOST_USER_GET_INFLIGHT_FD, 0, 0, c->a >> 16, c->a & 0xffff, -1);
 }
 
+/* GET_INFLIGHT_FD for @a >> 16 queues of @a & 0xffff, answered with a region. */
+static void get_inflight_ok(int s, const struct vh_case *c)
+{
+	struct vhost_user_msg m;
+	struct vhost_user_fds rfds;
+
+	hello_inflight(s);
+	send_inflight(s, VHOST_USER_GET_INFLIGHT_FD, 0, 0, c->a >> 16, c->a & 0xffff, -1);
+	if (vhost_user_recv(s, &m, &rfds, 5000) != 0) {
+		case_problem = "GET_INFLIGHT_FD was not answered";
+		return;
+	}
+	if (m.hdr.request != VHOST_USER_GET_INFLIGHT_FD || rfds.n != 1 ||
+	    m.payload.inflight.num_queues != c->a >> 16)
+		case_problem = "GET_INFLIGHT_FD answered with something else";
+	vhost_user_fds_close(&rfds);
+}
+
 /* SET_INFLIGHT_FD: @a the size sent, @b the fd's size (0: no fd). */
 static void set_inflight_case(int s, const struct vh_case *c)
 {
@@ -989,11 +1074,40 @@ static void edit_past_ring(uint8_t *r)
 	r[INFL_DESC(12)] = 1;	/* a head of 12 in a ring of 8 */
 }
 
+static void edit_head8(uint8_t *r)
+{
+	r[INFL_DESC(8)] = 1;	/* the first head past a ring of 8 */
+}
+
 static void edit_used_behind(uint8_t *r)
 {
 	uint16_t u = 0xfff0;	/* 16 behind the ring's 0 */
 
 	memcpy(r + INFL_USED, &u, 2);
+}
+
+/* A last batch of @n entries, published and not cleared: heads 0 .. @n - 1. */
+static void last_batch(uint8_t *r, uint16_t n, uint16_t first)
+{
+	uint16_t u = -n, i;
+
+	memcpy(r + INFL_USED, &u, 2);
+	memcpy(r + INFL_BATCH, &first, 2);
+	for (i = 0; i < 8; i++) {
+		uint16_t next = i + 1;
+
+		memcpy(r + INFL_DESC(i) + 2, &next, 2);
+	}
+}
+
+static void edit_used_ring_behind(uint8_t *r)
+{
+	last_batch(r, 8, 0);	/* a whole ring behind: the most there can be */
+}
+
+static void edit_used_ring_and_one_behind(uint8_t *r)
+{
+	last_batch(r, 9, 0);
 }
 
 static void edit_batch_head(uint8_t *r)
@@ -1002,6 +1116,16 @@ static void edit_batch_head(uint8_t *r)
 
 	memcpy(r + INFL_USED, &u, 2);
 	memcpy(r + INFL_BATCH, &h, 2);
+}
+
+static void edit_batch_head7(uint8_t *r)
+{
+	last_batch(r, 1, 7);	/* the ring's last head */
+}
+
+static void edit_batch_head8(uint8_t *r)
+{
+	last_batch(r, 1, 8);	/* the first past it */
 }
 
 /* Head 0 in flight (the GET_ID request): resubmitted, not taken again. */
@@ -1020,6 +1144,64 @@ static void inflight_bad(int s, const struct vh_case *c)
 	munmap(inflight_ring(s, edit, false), INFL_BYTES);
 }
 
+/* The region edited by @a is taken: the request at head 0 is served. */
+static void inflight_good(int s, const struct vh_case *c)
+{
+	void (*edit)(uint8_t *) = (void (*)(uint8_t *))(uintptr_t)c->a;
+
+	munmap(inflight_ring(s, edit, true), INFL_BYTES);
+}
+
+/*
+ * Head 7, the ring's last, in flight: the request laid there is
+ * resubmitted and completed once.
+ */
+static void edit_head7(uint8_t *r)
+{
+	uint64_t counter = 5;
+
+	r[INFL_DESC(7)] = 1;
+	memcpy(r + INFL_DESC(7) + 8, &counter, 8);
+}
+
+static void inflight_head7_resubmitted(int s, const struct vh_case *c)
+{
+	uint8_t *r;
+	uint16_t used;
+
+	(void)c;
+	chain_at = 7;
+	r = inflight_ring(s, edit_head7, true);
+	chain_at = 0;
+	usleep(100000);
+	memcpy(&used, r + INFL_USED, 2);
+	if (!case_problem && (r[INFL_DESC(7)] != 0 || used != 1))
+		case_problem = "the region does not say the request at head 7 completed once";
+	munmap(r, INFL_BYTES);
+}
+
+/*
+ * A region made for rings of @a entries, the ring of 8 started on it:
+ * 8 (at) fits, 4 (past) does not.
+ */
+static void inflight_size_case(int s, const struct vh_case *c)
+{
+	size_t bytes = ALIGN(16 + 16 * c->a, 64);
+	int fd = memfd(bytes);
+	uint8_t *r = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	uint16_t one = 1, num = c->a;
+
+	if (r == MAP_FAILED)
+		give_up("vhost_hostile: mmap");
+	memcpy(r + INFL_VERSION, &one, 2);
+	memcpy(r + INFL_DESC_NUM, &num, 2);
+	hello_inflight(s);
+	send_inflight(s, VHOST_USER_SET_INFLIGHT_FD, bytes, 0, 1, c->a, fd);
+	close(fd);
+	blk_status_at(s, 1, BLK_STATUS, 21, !c->want);
+	munmap(r, bytes);
+}
+
 static void inflight_resubmitted(int s, const struct vh_case *c)
 {
 	uint8_t *r = inflight_ring(s, edit_head0, true);
@@ -1034,6 +1216,7 @@ static void inflight_resubmitted(int s, const struct vh_case *c)
 }
 
 #define INFL_BAD(e)	.send = inflight_bad, .a = (uintptr_t)(e)
+#define INFL_GOOD(e)	.send = inflight_good, .a = (uintptr_t)(e), .stays = true
 
 static const struct vh_case cases[] = {
 	/* The wire: truncated, bad version, oversized, wrong payload size. */
@@ -1118,14 +1301,25 @@ static const struct vh_case cases[] = {
 	  .send = queue_num_is, .a = 16, .stays = true },
 	{ "edge: GET_QUEUE_NUM of net --queues=2 answers 5 (two pairs, the control queue)",
 	  .net = true, .hello = true, .send = queue_num_is, .a = 5, .stays = true },
+	{ "edge: GET_QUEUE_NUM of blk --queues=2 answers 2", .blk2 = true, .hello = true,
+	  .send = queue_num_is, .a = 2, .stays = true },
+	{ "edge: blk --queues=2: queue index 1", .blk2 = true, .hello = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 1, 256), .stays = true },
+	{ "edge: blk --queues=2: queue index 2 out of range", .blk2 = true, .hello = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 2, 256),
+	  .want = "queue index 2 out of range (the device has 2)" },
 	{ "edge: net --queues=2: queue index 4 (the control queue)", .net = true, .hello = true,
 	  STATE(VHOST_USER_SET_VRING_NUM, 4, 256), .stays = true },
 	{ "net --queues=2: queue index 5 out of range", .net = true, .hello = true,
 	  STATE(VHOST_USER_SET_VRING_NUM, 5, 256),
 	  .want = "queue index 5 out of range (the device has 5)" },
+	{ "edge: net --queues=2: SET_VRING_CALL of queue 4 (NOFD)", .net = true, .hello = true,
+	  U64(VHOST_USER_SET_VRING_CALL, 4 | VHOST_USER_VRING_NOFD), .stays = true },
 	{ "net --queues=2: SET_VRING_CALL of queue 5 (NOFD)", .net = true, .hello = true,
 	  U64(VHOST_USER_SET_VRING_CALL, 5 | VHOST_USER_VRING_NOFD),
 	  .want = "queue index 5 out of range (the device has 5)" },
+	{ "edge: net --queues=2: SET_VRING_ENABLE of queue 4", .net = true, .hello = true,
+	  STATE(VHOST_USER_SET_VRING_ENABLE, 4, 1), .stays = true },
 	{ "net --queues=2: SET_VRING_ENABLE of queue 0x7fffffff", .net = true, .hello = true,
 	  STATE(VHOST_USER_SET_VRING_ENABLE, 0x7fffffff, 1),
 	  .want = "queue index 2147483647 out of range" },
@@ -1171,6 +1365,44 @@ static const struct vh_case cases[] = {
 	  AVAIL_RING_PAST(0), .stays = true },
 	{ "edge: avail ring one byte past the end of memory", .hello = true,
 	  AVAIL_RING_PAST(1), .want = "avail ring at 0x" },
+	{ "edge: split descriptor table ending at the end of memory (queue starts)", .hello = true,
+	  RING_PART(0, 0), .stays = true },
+	{ "edge: split descriptor table one byte past the end of memory", .hello = true,
+	  RING_PART(0, 1), .want = "descriptor ring at 0x" },
+	{ "edge: split avail ring, its used_event at the end of memory (queue starts)", .hello = true,
+	  RING_PART(1, 0), .stays = true },
+	{ "edge: split avail ring, its used_event one byte past the end of memory", .hello = true,
+	  RING_PART(1, 1), .want = "avail ring at 0x" },
+	{ "edge: split used ring, its avail_event at the end of memory (queue starts)", .hello = true,
+	  RING_PART(2, 0), .stays = true },
+	{ "edge: split used ring, its avail_event one byte past the end of memory", .hello = true,
+	  RING_PART(2, 1), .want = "used ring at 0x" },
+	{ "edge: packed descriptor ring ending at the end of memory (queue starts)", .hello = true,
+	  .packed = true, RING_PART(0, 0), .stays = true },
+	{ "edge: packed descriptor ring one byte past the end of memory", .hello = true,
+	  .packed = true, RING_PART(0, 1), .want = "descriptor ring at 0x" },
+	{ "edge: packed driver event area ending at the end of memory (queue starts)", .hello = true,
+	  .packed = true, RING_PART(1, 0), .stays = true },
+	{ "edge: packed driver event area one byte past the end of memory", .hello = true,
+	  .packed = true, RING_PART(1, 1), .want = "avail ring at 0x" },
+	{ "edge: packed device event area ending at the end of memory (queue starts)", .hello = true,
+	  .packed = true, RING_PART(2, 0), .stays = true },
+	{ "edge: packed device event area one byte past the end of memory", .hello = true,
+	  .packed = true, RING_PART(2, 1), .want = "used ring at 0x" },
+	{ "edge: packed ring size 32768", .hello = true, .packed = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 0, 32768), .stays = true },
+	{ "edge: packed ring size 32769", .hello = true, .packed = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 0, 32769), .want = "ring size 32769 out of range" },
+	{ "edge: packed ring size 3 (no power of 2 needed)", .hello = true, .packed = true,
+	  STATE(VHOST_USER_SET_VRING_NUM, 0, 3), .stays = true },
+	{ "edge: packed ring base: avail offset 7 of a ring of 8 (queue starts)", .hello = true,
+	  .packed = true, PACKED_BASE(0x8007), .stays = true },
+	{ "edge: packed ring base: avail offset 8 of a ring of 8", .hello = true,
+	  .packed = true, PACKED_BASE(0x8008), .want = "base 0x8008 past the ring's end" },
+	{ "edge: packed ring base: used offset 7 of a ring of 8 (queue starts)", .hello = true,
+	  .packed = true, PACKED_BASE(0x80078007), .stays = true },
+	{ "edge: packed ring base: used offset 8 of a ring of 8", .hello = true,
+	  .packed = true, PACKED_BASE(0x80088007), .want = "base 0x80088007 past the ring's end" },
 	{ "edge: status byte at the last byte of memory (served)", .hello = true,
 	  STATUS_AT(1, MEM_GPA + MEM_SIZE - 1, 1), .stays = true },
 	{ "edge: status descriptor one byte past memory (queue stops)", .hello = true,
@@ -1204,6 +1436,18 @@ static const struct vh_case cases[] = {
 	{ "GET_INFLIGHT_FD for 17 queues (blk has 16)",
 	  .send = get_inflight_case, .a = 17 << 16 | 128, .b = 1,
 	  .want = "GET_INFLIGHT_FD: 17 queues, the device has 16" },
+	{ "edge: GET_INFLIGHT_FD for 16 queues (blk has 16)",
+	  .send = get_inflight_ok, .a = 16 << 16 | 128, .stays = true },
+	{ "edge: GET_INFLIGHT_FD for 1 queue of 32768 (blk has 16)",
+	  .send = get_inflight_ok, .a = 1 << 16 | 32768, .stays = true },
+	{ "edge: GET_INFLIGHT_FD for queues of 32769",
+	  .send = get_inflight_case, .a = 1 << 16 | 32769, .b = 1,
+	  .want = "GET_INFLIGHT_FD: queue size 32769 out of range" },
+	{ "edge: blk --queues=2: GET_INFLIGHT_FD for 2 queues", .blk2 = true,
+	  .send = get_inflight_ok, .a = 2 << 16 | 256, .stays = true },
+	{ "edge: blk --queues=2: GET_INFLIGHT_FD for 3 queues", .blk2 = true,
+	  .send = get_inflight_case, .a = 3 << 16 | 256, .b = 1,
+	  .want = "GET_INFLIGHT_FD: 3 queues, the device has 2" },
 	{ "GET_INFLIGHT_FD for queues of 0",
 	  .send = get_inflight_case, .a = 1 << 16 | 0, .b = 1,
 	  .want = "GET_INFLIGHT_FD: queue size 0 out of range" },
@@ -1224,6 +1468,23 @@ static const struct vh_case cases[] = {
 	  .want = "inflight region: used_idx 65520 is 16 behind" },
 	{ "inflight region: last batch head past the ring", INFL_BAD(edit_batch_head),
 	  .want = "inflight region: last batch entry 0 is head 9, past the ring's 8" },
+	{ "edge: inflight region with head 7 in flight in a ring of 8 (resubmitted)",
+	  .send = inflight_head7_resubmitted, .stays = true },
+	{ "edge: inflight region: head 8 in flight in a ring of 8", INFL_BAD(edit_head8),
+	  .want = "inflight region: descriptor 8 is in flight, but the ring has 8" },
+	{ "edge: inflight region: used_idx a ring (8) behind the ring's (served)",
+	  INFL_GOOD(edit_used_ring_behind) },
+	{ "edge: inflight region: used_idx 9 behind the ring's", INFL_BAD(edit_used_ring_and_one_behind),
+	  .want = "inflight region: used_idx 65527 is 9 behind" },
+	{ "edge: inflight region: last batch head 7, the ring's last (served)",
+	  INFL_GOOD(edit_batch_head7) },
+	{ "edge: inflight region: last batch head 8", INFL_BAD(edit_batch_head8),
+	  .want = "inflight region: last batch entry 0 is head 8, past the ring's 8" },
+	{ "edge: inflight region made for rings of 8, a ring of 8 (served)",
+	  .send = inflight_size_case, .a = 8, .stays = true },
+	{ "edge: inflight region made for rings of 4, a ring of 8",
+	  .send = inflight_size_case, .a = 4,
+	  .want = "inflight region: 4 descriptors, but the ring has 8" },
 	{ "edge: inflight region with head 0 in flight (resubmitted, completed once)",
 	  .send = inflight_resubmitted, .stays = true },
 
@@ -1458,8 +1719,14 @@ static void run_case(const struct vh_case *c)
 		ktap_test_skip(c->skip, "vhost-user hostile frontend: %s", c->name);
 		return;
 	}
+	if (c->packed && !rig_host_has_packed()) {
+		printf("SKIP: vhost-user hostile frontend: %s: the host ring code (%s) has no packed vringh\n",
+		       c->name, rig_host_impl());
+		return;
+	}
+	packed_feature = c->packed ? 1ull << VIRTIO_F_RING_PACKED : 0;
 	this_case = c->name;
-	dev = &devs[c->net ? DEV_NET : DEV_BLK];
+	dev = &devs[c->net ? DEV_NET : c->blk2 ? DEV_BLK2 : DEV_BLK];
 	s = connect_dev();
 	if (c->hello)
 		hello(s);
