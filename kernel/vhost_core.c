@@ -211,6 +211,11 @@ void *vhost_core_alloc(struct vhost_core *h, size_t bytes)
 	return rig_arena_alloc(&h->arena, bytes);
 }
 
+void *vhost_core_mem_end(struct vhost_core *h)
+{
+	return h->mem + h->mem_bytes;
+}
+
 void vhost_core_guest(struct vhost_core *h, bool on)
 {
 	rig_arena_attach(on ? &h->arena : NULL);

@@ -72,6 +72,8 @@ enum vhost_core_device vhost_core_which(struct vhost_core *h);
 uint64_t vhost_core_features(struct vhost_core *h);
 /* Guest memory, or NULL when the region is full. */
 void *vhost_core_alloc(struct vhost_core *h, size_t bytes);
+/* Where the memory table's one region ends: one past its last byte. */
+void *vhost_core_mem_end(struct vhost_core *h);
 /* Has the device reported an error (vq_err(), its error eventfd)? */
 bool vhost_core_failed(struct vhost_core *h);
 /* Make this thread's kmalloc() take guest memory (or not). */
@@ -88,7 +90,8 @@ int vhost_core_start(struct vhost_core *h, uint64_t features, unsigned int num,
 		     const char **what);
 /*
  * Any ioctl: its argument of @size bytes copied in and (_IOC_READ) back out
- * through the argument page; the device's return value.
+ * through the argument page; the device's return value, or -E2BIG when the
+ * argument is larger than the page.
  */
 long vhost_core_ioctl(struct vhost_core *h, unsigned int cmd, void *arg, size_t size);
 /*

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
@@ -46,6 +47,7 @@ static const char help[] =
 
 static struct vhost_core *core;
 static enum vhost_core_device device = VHOST_CORE_TEST;
+static size_t mem_bytes = MEM_BYTES;
 static struct vring vr;
 static void *ring;
 static struct vring_desc *tbl;	/* room for an indirect table */
@@ -57,7 +59,7 @@ static void open_core(void)
 {
 	const char *why;
 
-	core = vhost_core_open(device, MEM_BYTES, -1, &why);
+	core = vhost_core_open(device, mem_bytes, -1, &why);
 	if (!core)
 		rig_skip("%s: %s", rig_case_name, why);
 	ring = vhost_core_alloc(core, vring_size(RING_SIZE, RIG_RING_ALIGN));
@@ -418,6 +420,169 @@ static int in_order_batches(void)
 }
 
 /*
+ * ---- Bounds at their edges ----
+ *
+ * The largest value each bound of the core accepts, next to its cases
+ * above that take the first one past it: served, every buffer used, no
+ * vq_err().
+ */
+static int expect_served(u16 used)
+{
+	int r = vhost_core_serve(core);
+	u16 now = le16_to_cpu(vr.used->idx);
+	bool said = vhost_core_failed(core);
+
+	close_core();
+	CHECKF(r == used && now == used && !said,
+	       "vhost_core_serve() %d, used index %u (wanted %u), vq_err() %s", r, now, used,
+	       said ? "called" : "not called");
+	return 0;
+}
+
+/* Edge of head-out-of-range: the last descriptor as a head. */
+static int head_last(void)
+{
+	setup();
+	chain_set_desc_le(&vr.desc[RING_SIZE - 1], data_addr(0), 8, 0, 0);
+	offer(RING_SIZE - 1);
+	return expect_served(1);
+}
+
+/* Edges of next-out-of-range: a chain into the last descriptor; to the ring size. */
+static int next_last(void)
+{
+	setup();
+	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_NEXT, RING_SIZE - 1 },
+	      { RING_SIZE - 1, data_addr(1), 8, 0, 0 });
+	return expect_served(1);
+}
+
+static int next_at_ring_size(void)
+{
+	setup();
+	chain_set_desc_le(&vr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, RING_SIZE);
+	offer(0);
+	return expect_refused();
+}
+
+/* Edge of avail-idx-jump: a whole ring available at once. */
+static int avail_idx_full(void)
+{
+	unsigned int i;
+
+	setup();
+	for (i = 0; i < RING_SIZE; i++) {
+		chain_set_desc_le(&vr.desc[i], data_addr(i % 8), 8, 0, 0);
+		offer(i);
+	}
+	return expect_served(RING_SIZE);
+}
+
+/* Edge of chain-longer-than-ring: a chain of every descriptor. */
+static int chain_whole_ring(void)
+{
+	unsigned int i;
+
+	setup();
+	for (i = 0; i < RING_SIZE; i++)
+		chain_set_desc_le(&vr.desc[i], data_addr(0), 1, i + 1 < RING_SIZE ? VRING_DESC_F_NEXT : 0,
+			 i + 1);
+	offer(0);
+	return expect_served(1);
+}
+
+/*
+ * The core reads an indirect table's entries in order, whatever their
+ * next fields say, and at most the table's entries: a table of three
+ * chained to its last (at), or whose last entry chains on (past: a loop,
+ * refused).
+ */
+static void offer_table_of_3(bool chains_on)
+{
+	unsigned int i;
+
+	setup();
+	for (i = 0; i < 3; i++)
+		chain_set_desc_le(&tbl[i], data_addr(i), 8, i < 2 || chains_on ? VRING_DESC_F_NEXT : 0, i + 1);
+	chain_set_desc_le(&vr.desc[0], (uintptr_t)tbl, 3 * sizeof(*tbl), VRING_DESC_F_INDIRECT, 0);
+	offer(0);
+}
+
+static int indirect_table_whole(void)
+{
+	offer_table_of_3(false);
+	return expect_served(1);
+}
+
+static int indirect_table_one_more(void)
+{
+	offer_table_of_3(true);
+	return expect_refused();
+}
+
+/* A buffer whose last byte is the region's last (at), or one past it. */
+static int addr_at_memory_end(unsigned long past)
+{
+	setup();
+	chain_set_desc_le(&vr.desc[0], (uintptr_t)vhost_core_mem_end(core) - 8 + past, 8, 0, 0);
+	offer(0);
+	return past ? expect_refused() : expect_served(1);
+}
+
+/*
+ * The used ring with its last field, avail_event (EVENT_IDX), at the end
+ * of the region: the last 4-aligned place it fits, its last byte 2 short
+ * of the end (at: set up, it serves), or the next one, avail_event's 2
+ * bytes past the end (past: VHOST_SET_VRING_ADDR refuses it).
+ */
+static int used_ring_at_memory_end(unsigned long past)
+{
+	const size_t used_bytes = 6 + 8 * RING_SIZE;
+	u64 features = FEATURES | 1ULL << VIRTIO_RING_F_EVENT_IDX;
+	const char *what = "";
+	void *used;
+	int err;
+
+	open_core();
+	used = (char *)vhost_core_mem_end(core) - used_bytes - 2 + (past ? 4 : 0);
+	err = vhost_core_start(core, features, RING_SIZE, vr.desc, vr.avail, used, -1, call_fd,
+			       &what);
+	if (past) {
+		close_core();
+		CHECKF_GAP(err < 0, "the vhost core took a used ring whose last field lies past its memory");
+		return 0;
+	}
+	CHECKF(err == 0, "%s: %d", what, err);
+	vr.used = used;
+	chain_set_desc_le(&vr.desc[0], data_addr(0), 8, 0, 0);
+	offer(0);
+	return expect_served(1);
+}
+
+/* Ring sizes: 32768 (the largest: set up, serves), 65536 (refused). */
+static int ring_size_edge(unsigned long past)
+{
+	unsigned int num = past ? 65536 : 32768;
+	const char *what = "";
+	void *r;
+	int err;
+
+	mem_bytes = 2 << 20;
+	open_core();
+	r = vhost_core_alloc(core, vring_size(32768, RIG_RING_ALIGN));
+	CHECK(r);
+	memset(r, 0, vring_size(32768, RIG_RING_ALIGN));
+	vring_init(&vr, 32768, r, RIG_RING_ALIGN);
+	err = vhost_core_start(core, FEATURES, num, vr.desc, vr.avail, vr.used, -1, call_fd, &what);
+	close_core();
+	if (past)
+		CHECKF_GAP(err < 0, "the vhost core took a ring of %u", num);
+	else
+		CHECKF(err == 0, "a ring of %u: %s: %d", num, what, err);
+	return 0;
+}
+
+/*
  * A queue stopped between buffers and started again where it stopped, as
  * VHOST_GET_VRING_BASE then VHOST_SET_VRING_BASE with the same avail
  * index do (a backend restarted, a migration).  In order, buffers of two
@@ -448,6 +613,59 @@ static int in_order_restart_chained(void)
 	close_core();
 	CHECKF_GAP(id == 2, "after the restart the core used descriptor %u, not the second buffer's head 2",
 		   id);
+	return 0;
+}
+
+/*
+ * The glue's argument page and the core's region count: VHOST_SET_MEM_TABLE
+ * with @a one-page regions.  The core takes 64 (its max_mem_regions
+ * default) and refuses 65 (-E2BIG); 127 fill the argument page, which the
+ * core refuses (-E2BIG) but the page holds; 128 do not fit it, and the
+ * glue refuses them itself (-E2BIG) without writing past the page into
+ * guest memory.
+ */
+struct core_mem_region {
+	u64 guest_phys_addr, memory_size, userspace_addr, flags_padding;
+};
+struct core_mem {
+	u32 nregions, padding;
+	struct core_mem_region regions[];
+};
+#define CORE_SET_MEM_TABLE	_IOW(0xAF, 0x03, struct core_mem)
+
+static int mem_table(unsigned long nregions)
+{
+	size_t bytes = sizeof(struct core_mem) + nregions * sizeof(struct core_mem_region);
+	struct core_mem *t = calloc(1, bytes);
+	char *mem, *start;
+	unsigned int i;
+	long r;
+
+	CHECK(t);
+	mem_bytes = 128 * 4096;
+	open_core();
+	start = (char *)vhost_core_mem_end(core) - mem_bytes;
+	mem = vhost_core_alloc(core, 64 * 4096);
+	CHECK(mem);
+	t->nregions = nregions;
+	for (i = 0; i < nregions; i++) {
+		t->regions[i].guest_phys_addr = (uintptr_t)mem + (i % 64) * 4096 + (i / 64) * (1ULL << 40);
+		t->regions[i].memory_size = 4096;
+		t->regions[i].userspace_addr = (uintptr_t)mem + (i % 64) * 4096;
+		/* Past the core's 64, a mark: copied past the page, it shows. */
+		t->regions[i].flags_padding = i < 64 ? 0 : ~0ULL;
+	}
+	/* The guest memory right after the argument page: it must stay 0. */
+	memset(start, 0, 64);
+	r = vhost_core_ioctl(core, CORE_SET_MEM_TABLE, t, bytes);
+	free(t);
+	for (i = 0; i < 64; i++)
+		CHECKF(!start[i], "a memory table of %lu regions wrote byte %u of guest memory", nregions, i);
+	close_core();
+	if (nregions <= 64)
+		CHECKF(r == 0, "a memory table of %lu regions: %ld", nregions, r);
+	else
+		CHECKF(r == -E2BIG, "a memory table of %lu regions: %ld, not -E2BIG", nregions, r);
 	return 0;
 }
 
@@ -482,6 +700,24 @@ static const struct rig_case cases[] = {
 	RIG_HOST_CASE("in-order-batches", in_order_batches),
 	RIG_HOST_CASE_GAP("in-order-restart-chained", in_order_restart_chained,
 			  "the kernel's vhost core restarts an in-order split ring at its avail index, not at the descriptor where the ring stopped"),
+	/* Bounds at their edges: the largest value taken, beside the first refused. */
+	RIG_HOST_CASE("head-last", head_last),
+	RIG_HOST_CASE("next-last", next_last),
+	RIG_HOST_CASE("next-at-ring-size", next_at_ring_size),
+	RIG_HOST_CASE("avail-idx-full", avail_idx_full),
+	RIG_HOST_CASE("chain-whole-ring", chain_whole_ring),
+	RIG_HOST_CASE("indirect-table-whole", indirect_table_whole),
+	RIG_HOST_CASE("indirect-table-one-more", indirect_table_one_more),
+	RIG_HOST_CASE_ARG("addr-ends-at-memory-end", addr_at_memory_end, 0),
+	RIG_HOST_CASE_ARG("addr-one-past-memory-end", addr_at_memory_end, 1),
+	RIG_HOST_CASE_ARG("used-ring-ends-at-memory-end", used_ring_at_memory_end, 0),
+	RIG_HOST_CASE_ARG("used-ring-one-past-memory-end", used_ring_at_memory_end, 1),
+	RIG_HOST_CASE_ARG("ring-size-32768", ring_size_edge, 0),
+	RIG_HOST_CASE_ARG("ring-size-65536", ring_size_edge, 1),
+	RIG_HOST_CASE_ARG("mem-table-64-regions", mem_table, 64),
+	RIG_HOST_CASE_ARG("mem-table-65-regions", mem_table, 65),
+	RIG_HOST_CASE_ARG("mem-table-filling-the-argument-page", mem_table, 127),
+	RIG_HOST_CASE_ARG("mem-table-past-the-argument-page", mem_table, 128),
 };
 
 RIG_CASE_MAIN(cases, help)
