@@ -2,9 +2,11 @@
 /*
  * Fuzz target: the device side (vringh.c), its guest played by the input.
  *
- * The input sets up a split or packed ring (size, features, user or kern
- * accessors, which guest memory getrange allows, how big the caller's
- * iovecs start), fills the ring and guest memory with whatever it likes,
+ * The input sets up a split or packed ring (size, features, user, kern or
+ * IOTLB accessors, which guest memory getrange allows or, IOTLB, where the
+ * maps of the ring and of guest memory start and end, at any byte; how big
+ * the caller's iovecs start), fills the ring and guest memory with
+ * whatever it likes,
  * then runs a
  * sequence of operations: the host's (getdesc, pull, push, complete,
  * complete_multi, abandon, notify enable/disable, need_notify, iov reset,
@@ -22,9 +24,11 @@
  *    nothing (last_avail_idx stays), and the same ring gives the same
  *    error again;
  *  - complete writes exactly the used element and index it should
- *    (packed, while the model holds: the used descriptor's id, length
- *    and lap flags, at the offset the lists' sizes say); split notify
- *    enable/disable and need_notify do what the ring says;
+ *    (packed, always: the used descriptor's id, length and lap flags, at
+ *    the used offset, which moves on by the descriptors that buffer took
+ *    when vringh took it; an in-order batch names its last buffer and
+ *    moves past all of them); split notify enable/disable and
+ *    need_notify do what the ring says;
  *  - while the guest has only added well-formed buffers, a model predicts
  *    every result: which head getdesc returns, the exact bytes each iovec
  *    covers, what pull reads and where push writes;
@@ -37,6 +41,7 @@
 #include <linux/virtio_ring.h>
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
+#include <linux/vhost_iotlb.h>
 
 #define MAX_RING_SIZE		64
 #define G_PAGES		4
@@ -46,6 +51,7 @@
 #define MAX_SEG_LEN	128
 #define MAX_TAKEN	64
 #define RECENT		256
+#define IO_RING		0x40000000ULL	/* IOTLB: I/O address of the ring */
 
 /* The host's own pointers; kept across inputs. */
 static size_t pg, gsize;
@@ -75,6 +81,7 @@ static struct fuzz_state {
 	/* configuration */
 	unsigned int num;
 	bool event_idx, version_1, kern, slow, outside_window;
+	bool iotlb;		/* the IOTLB accessors: kiovs of I/O addresses */
 	bool indirect;		/* VIRTIO_RING_F_INDIRECT_DESC */
 	struct { uint64_t s, e; } range[MAX_RANGES];	/* guest, inclusive */
 	unsigned int nranges;
@@ -103,6 +110,13 @@ static struct fuzz_state {
 	size_t dlo, dhi;	/* guest memory it wrote */
 	unsigned int taken, model_taken, model_bytes;	/* FUZZ_VERBOSE */
 
+	/*
+	 * Packed: the buffers vringh holds, oldest first, and how many ring
+	 * descriptors each took; what complete must use (always checked).
+	 */
+	struct { uint16_t id, nd; } held[MAX_RING_SIZE];
+	unsigned int nheld;
+
 	/* The model of a well-behaved guest; valid while ok. */
 	struct {
 		bool ok;
@@ -122,6 +136,22 @@ static struct fuzz_state {
 } s;
 
 static void packed_check_used(uint16_t id, uint32_t len);
+
+/* IOTLB: the maps, rebuilt for each input. */
+static struct vhost_iotlb fz_iotlb;
+static spinlock_t fz_iotlb_lock;
+
+/* IOTLB: the I/O address of ring memory at host pointer @p. */
+static void *io_of(const void *p)
+{
+	return (void *)(uintptr_t)(IO_RING + ((const char *)p - s.rstart));
+}
+
+/* Kernel iovecs (kern, IOTLB) rather than user ones? */
+static bool kiovs(void)
+{
+	return s.kern || s.iotlb;
+}
 
 /* Guest address (user) or host pointer (kern) of guest memory offset. */
 static uint64_t g_addr(uint32_t off)
@@ -156,7 +186,7 @@ static int range_holding(uint32_t off, uint32_t len)
 {
 	unsigned int i;
 
-	if (s.kern)
+	if (kiovs())
 		return off + (uint64_t)len <= gsize ? 0 : -1;
 	for (i = 0; i < s.nranges; i++)
 		if (GBASE + off >= s.range[i].s &&
@@ -188,7 +218,7 @@ static void set_g_protection(bool all_rw)
 	unsigned int p, i;
 
 	for (p = 0; p < G_PAGES; p++) {
-		bool rw = all_rw || s.kern;
+		bool rw = all_rw || kiovs();
 
 		for (i = 0; !rw && i < s.nranges; i++)
 			rw = s.range[i].s - GBASE <= (p + 1) * pg - 1 &&
@@ -279,7 +309,7 @@ static void iovs_init(void)
 
 static void iovs_cleanup(void)
 {
-	if (s.kern) {
+	if (kiovs()) {
 		vringh_kiov_cleanup(&s.riov.k);
 		vringh_kiov_cleanup(&s.wiov.k);
 	} else {
@@ -299,6 +329,9 @@ static void check_iov(const struct vringh_kiov *v, const char *which)
 	FUZZ_CHECK(v->used <= cap, "%s: %u used of %u", which, v->used, cap);
 	for (i = 0; i < v->used; i++) {
 		FUZZ_CHECK(v->iov[i].iov_len > 0, "%s[%u] is empty", which, i);
+		/* IOTLB: I/O addresses, translated (or refused) at each copy. */
+		if (s.iotlb)
+			continue;
 		FUZZ_CHECK(host_span_allowed(v->iov[i].iov_base, v->iov[i].iov_len),
 			   "%s[%u] = %zu bytes at %p, outside allowed memory",
 			   which, i, v->iov[i].iov_len, v->iov[i].iov_base);
@@ -331,8 +364,8 @@ static void check_model_iov(const struct vringh_kiov *v, const struct mbuf *b, b
 
 	for (i = 0; i < b->nseg; i++)
 		if (b->seg[i].w == w)
-			nw = merge_add(want, nw, (uintptr_t)(g + b->seg[i].off),
-				       b->seg[i].len);
+			nw = merge_add(want, nw, s.iotlb ? (uintptr_t)g_addr(b->seg[i].off) :
+				       (uintptr_t)(g + b->seg[i].off), b->seg[i].len);
 	if (!v) {
 		FUZZ_CHECK(nw == 0, "model gave a NULL iov buffers");
 		return;
@@ -402,12 +435,144 @@ static void model_off(void)
 
 /* ---- the operations ---- */
 
+/* Each vringh call in the input's flavour: user, kern or IOTLB. */
 static int do_getdesc(u16 *head)
 {
+	if (s.iotlb)
+		return vringh_getdesc_iotlb(&s.vrh, kr(), kw(), head, GFP_KERNEL);
 	if (s.kern)
 		return vringh_getdesc_kern(&s.vrh, kr(), kw(), head, GFP_KERNEL);
 	return vringh_getdesc_user(&s.vrh, kr() ? &s.riov.u : NULL,
 				   kw() ? &s.wiov.u : NULL, getrange, head);
+}
+
+static int do_complete(u16 head, u32 len)
+{
+	if (s.iotlb)
+		return vringh_complete_iotlb(&s.vrh, head, len);
+	return s.kern ? vringh_complete_kern(&s.vrh, head, len)
+		      : vringh_complete_user(&s.vrh, head, len);
+}
+
+static void do_abandon(unsigned int k)
+{
+	if (s.iotlb)
+		vringh_abandon_iotlb(&s.vrh, k);
+	else if (s.kern)
+		vringh_abandon_kern(&s.vrh, k);
+	else
+		vringh_abandon_user(&s.vrh, k);
+}
+
+static bool do_notify_enable(void)
+{
+	if (s.iotlb)
+		return vringh_notify_enable_iotlb(&s.vrh);
+	return s.kern ? vringh_notify_enable_kern(&s.vrh) : vringh_notify_enable_user(&s.vrh);
+}
+
+static void do_notify_disable(void)
+{
+	if (s.iotlb)
+		vringh_notify_disable_iotlb(&s.vrh);
+	else if (s.kern)
+		vringh_notify_disable_kern(&s.vrh);
+	else
+		vringh_notify_disable_user(&s.vrh);
+}
+
+static int do_need_notify(void)
+{
+	if (s.iotlb)
+		return vringh_need_notify_iotlb(&s.vrh);
+	return s.kern ? vringh_need_notify_kern(&s.vrh) : vringh_need_notify_user(&s.vrh);
+}
+
+/* Packed: a position along the ring, counting laps modulo two. */
+static unsigned int packed_pos(u16 off, bool wrap)
+{
+	return wrap ? off : off + s.num;
+}
+
+/* Packed: how far from (@off, @wrap) the position (@off2, @wrap2) is. */
+static unsigned int packed_dist(u16 off, bool wrap, u16 off2, bool wrap2)
+{
+	unsigned int a = packed_pos(off, wrap), b = packed_pos(off2, wrap2);
+
+	return b >= a ? b - a : b + 2 * s.num - a;
+}
+
+/* Packed: the one in vringh's hands with @id, or -1. */
+static int held_find(uint16_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < s.nheld; i++)
+		if (s.held[i].id == id)
+			return i;
+	return -1;
+}
+
+static void held_drop(unsigned int i)
+{
+	memmove(&s.held[i], &s.held[i + 1], (s.nheld - i - 1) * sizeof(s.held[0]));
+	s.nheld--;
+}
+
+/*
+ * Packed: the used descriptor at @off, written in lap @wrap for buffer @id
+ * with @len, as complete must write it.
+ */
+static void held_check_used(u16 off, bool wrap, uint16_t id, uint32_t len)
+{
+	const struct vring_packed_desc *d = &s.vp.desc[off];
+	uint16_t f = le16_to_cpu(d->flags);
+
+	FUZZ_CHECK(le16_to_cpu(d->id) == id && le32_to_cpu(d->len) == len,
+		   "used descriptor %u: id %u len %u, completed id %u len %u", off,
+		   le16_to_cpu(d->id), le32_to_cpu(d->len), id, len);
+	FUZZ_CHECK(!!(f & (1 << VRING_PACKED_DESC_F_AVAIL)) == wrap &&
+		   !!(f & (1 << VRING_PACKED_DESC_F_USED)) == wrap &&
+		   !!(f & VRING_DESC_F_WRITE) == !!len,
+		   "used descriptor %u: flags %#x in lap %d", off, f, wrap);
+}
+
+/* Packed: move (@off, @wrap) on by @n positions. */
+static void packed_step(u16 *off, bool *wrap, unsigned int n)
+{
+	*off += n;
+	if (*off >= s.num) {
+		*off -= s.num;
+		*wrap = !*wrap;
+	}
+}
+
+/*
+ * Packed, after a completion of @n buffers (@ids, @lens) from the used
+ * position (@off, @wrap) that worked: each was held (in order, the
+ * oldest), each used descriptor is where and what it must be, and the used
+ * position moved past all their descriptors.
+ */
+static void held_completed(u16 off, bool wrap, const uint16_t *ids, const uint32_t *lens,
+			   unsigned int n)
+{
+	unsigned int i, moved = 0;
+
+	for (i = 0; i < n; i++) {
+		int h = held_find(ids[i]);
+
+		FUZZ_CHECK(h >= 0, "completed id %u, which vringh did not hold", ids[i]);
+		FUZZ_CHECK(!s.in_order || h == 0,
+			   "in order, completed id %u, but id %u was taken before it",
+			   ids[i], s.held[0].id);
+		held_check_used(off, wrap, ids[i], lens[i]);
+		packed_step(&off, &wrap, s.held[h].nd);
+		moved += s.held[h].nd;
+		held_drop(h);
+	}
+	FUZZ_CHECK(s.vrh.last_used_idx == off && s.vrh.used_wrap_counter == wrap,
+		   "the used offset is %u (lap %d) after using %u descriptors, not %u (lap %d)",
+		   s.vrh.last_used_idx, s.vrh.used_wrap_counter, moved, off, wrap);
 }
 
 static void op_getdesc(struct fin *in __attribute__((unused)))
@@ -433,6 +598,18 @@ static void op_getdesc(struct fin *in __attribute__((unused)))
 			FUZZ_CHECK(s.vrh.last_avail_idx == (u16)(before + 1), "took %u",
 				   (u16)(s.vrh.last_avail_idx - before));
 		FUZZ_CHECK(head < s.num, "head %u in a ring of %u", head, s.num);
+		if (s.packed) {
+			unsigned int nd = packed_dist(before, wrap_before, s.vrh.last_avail_idx,
+						      s.vrh.avail_wrap_counter), i, sum = nd;
+
+			for (i = 0; i < s.nheld; i++)
+				sum += s.held[i].nd;
+			FUZZ_CHECK(nd >= 1 && sum <= s.num && held_find(head) < 0,
+				   "took id %u over %u descriptors, holding %u of %u (or it again)",
+				   head, nd, sum - nd, s.num);
+			s.held[s.nheld].id = head;
+			s.held[s.nheld++].nd = nd;
+		}
 		check_iov(kr(), "riov");
 		check_iov(kw(), "wiov");
 		s.taken++;
@@ -521,10 +698,15 @@ static void op_pull(struct fin *in)
 
 	if (s.no_riov)
 		return;
-	if (s.kern)
+	if (s.iotlb)
+		got = vringh_iov_pull_iotlb(&s.vrh, &s.riov.k, buf, len);
+	else if (s.kern)
 		got = vringh_iov_pull_kern(&s.riov.k, buf, len);
 	else
 		got = vringh_iov_pull_user(&s.riov.u, buf, len);
+	/* IOTLB: an I/O address a map refuses shows only now. */
+	if (s.iotlb && got == -EFAULT && !(s.m.ok && s.m.cur >= 0))
+		return;
 	FUZZ_CHECK(got >= 0 && (size_t)got <= len, "pull %zu: %zd", len, got);
 	if (!s.m.ok || s.m.cur < 0)
 		return;
@@ -554,18 +736,34 @@ static void op_push(struct fin *in)
 		return;
 	for (i = 0; i < len; i++)
 		buf[i] = (uint8_t)(seed + i * 7);
-	if (s.kern)
+	if (s.iotlb)
+		got = vringh_iov_push_iotlb(&s.vrh, &s.wiov.k, buf, len);
+	else if (s.kern)
 		got = vringh_iov_push_kern(&s.wiov.k, buf, len);
 	else
 		got = vringh_iov_push_user(&s.wiov.u, buf, len);
-	FUZZ_CHECK(got >= 0 && (size_t)got <= len, "push %zu: %zd", len, got);
 	s.gen++;
+	if (s.iotlb && got == -EFAULT && !(s.m.ok && s.m.cur >= 0)) {
+		/* Refused part way: what it wrote before is anyone's guess. */
+		touch(0, gsize);
+		model_off();
+		return;
+	}
+	FUZZ_CHECK(got >= 0 && (size_t)got <= len, "push %zu: %zd", len, got);
 	for (i = 0; got && i < s.wiov.k.used; i++) {
 		/* The iovec being consumed has its start moved on. */
 		size_t back = i == s.wiov.k.i ? s.wiov.k.consumed : 0;
+		char *p = (char *)s.wiov.k.iov[i].iov_base - back;
 
-		touch((char *)s.wiov.k.iov[i].iov_base - back - g,
-		      s.wiov.k.iov[i].iov_len + back);
+		if (s.iotlb) {
+			/* An I/O address: guest memory's, or a map's elsewhere. */
+			uint64_t io = (uintptr_t)p;
+
+			if (io < GBASE || io - GBASE >= gsize)
+				continue;
+			p = g + (io - GBASE);
+		}
+		touch(p - g, s.wiov.k.iov[i].iov_len + back);
 	}
 	if (!s.m.ok)
 		return;
@@ -652,15 +850,17 @@ static void op_complete(struct fin *in)
 	bool listed;
 	uint16_t head = pick_head(in, &listed, &idx);
 	uint32_t len = fin_u32(in);
+	u16 used_off = s.vrh.last_used_idx;
+	bool used_wrap = s.vrh.used_wrap_counter;
 	int err;
 
-	err = s.kern ? vringh_complete_kern(&s.vrh, head, len)
-		     : vringh_complete_user(&s.vrh, head, len);
+	err = do_complete(head, len);
 	s.gen++;	/* packed: the descriptors it held are free again */
 	if (s.packed) {
-		/* Packed: ids are checked; the used descriptor is not ours to read. */
 		FUZZ_CHECK(err == 0 || err == -EINVAL || (err == -EFAULT && s.outside_window),
 			   "packed complete(%u): %d", head, err);
+		if (!err)
+			held_completed(used_off, used_wrap, &head, &len, 1);
 		if (s.m.ok && listed) {
 			FUZZ_CHECK(err == 0, "model: complete of taken id %u: %d", head, err);
 			packed_check_used(head, len);
@@ -712,7 +912,7 @@ static void op_complete_multi(struct fin *in)
 	unsigned int n = fin_u8(in) % (s.num + 2), i, j;
 	int err;
 
-	if (s.kern && n > s.num)	/* one at a time: no refusal to test */
+	if (kiovs() && n > s.num)	/* one at a time: no refusal to test */
 		n = s.num;
 
 	for (i = 0; i < n; i++) {
@@ -726,10 +926,23 @@ static void op_complete_multi(struct fin *in)
 		el[i].len = cpu_to_vringh32(&s.vrh, fin_u16(in));
 	}
 	s.gen++;
-	if (s.packed && !s.kern) {
+	if (s.packed && !kiovs()) {
+		u16 used_off = s.vrh.last_used_idx;
+		bool used_wrap = s.vrh.used_wrap_counter;
+
 		err = vringh_complete_multi_user(&s.vrh, el, n);
 		FUZZ_CHECK(err == 0 || err == -EINVAL || (err == -EFAULT && s.outside_window),
 			   "packed complete_multi(%u): %d", n, err);
+		if (!err) {
+			static uint16_t ids[MAX_RING_SIZE + 2];
+			static uint32_t lens[MAX_RING_SIZE + 2];
+
+			for (i = 0; i < n; i++) {
+				ids[i] = vringh32_to_cpu(&s.vrh, el[i].id);
+				lens[i] = vringh32_to_cpu(&s.vrh, el[i].len);
+			}
+			held_completed(used_off, used_wrap, ids, lens, n);
+		}
 		if (s.m.ok) {
 			bool all = n <= s.num;
 
@@ -749,21 +962,21 @@ static void op_complete_multi(struct fin *in)
 		return;
 	}
 	if (s.packed)
-		return;		/* (kern) one at a time is op_complete */
-	if (s.kern) {
-		/* No kern flavour of complete_multi: one at a time. */
+		return;		/* (kern, IOTLB) one at a time is op_complete */
+	if (kiovs()) {
+		/* No kern or IOTLB flavour of complete_multi: one at a time. */
 		for (i = 0; i < n; i++) {
-			err = vringh_complete_kern(&s.vrh, vringh32_to_cpu(&s.vrh, el[i].id),
-						   vringh32_to_cpu(&s.vrh, el[i].len));
-			FUZZ_CHECK(err == 0, "complete_kern: %d", err);
+			err = do_complete(vringh32_to_cpu(&s.vrh, el[i].id),
+					  vringh32_to_cpu(&s.vrh, el[i].len));
+			FUZZ_CHECK(err == 0, "complete (kern, IOTLB): %d", err);
 		}
 		err = 0;
 	} else {
 		err = vringh_complete_multi_user(&s.vrh, el, n);
 	}
 	if (n > s.num) {
-		FUZZ_CHECK(err == -EINVAL || s.kern, "complete_multi(%u) of %u: %d", n, s.num, err);
-		if (!s.kern)
+		FUZZ_CHECK(err == -EINVAL || kiovs(), "complete_multi(%u) of %u: %d", n, s.num, err);
+		if (!kiovs())
 			return;
 	} else if (s.outside_window && n) {
 		FUZZ_CHECK(err == -EFAULT, "complete_multi outside the window: %d", err);
@@ -786,15 +999,28 @@ static void op_abandon(struct fin *in)
 {
 	unsigned int k = fin_u8(in), i;
 
+	u16 before = s.vrh.last_avail_idx;
+	bool wrap_before = s.vrh.avail_wrap_counter;
+
 	if (k >= 0xf8)
 		k = 0xffff - (k & 7);		/* far back: the index must cope */
 	else
 		k %= 5;
-	if (s.kern)
-		vringh_abandon_kern(&s.vrh, k);
-	else
-		vringh_abandon_user(&s.vrh, k);
+	do_abandon(k);
 	s.gen++;
+	if (s.packed && (before != s.vrh.last_avail_idx || wrap_before != s.vrh.avail_wrap_counter)) {
+		/* Given back: the last k taken, their descriptors with them. */
+		unsigned int back = 0;
+
+		FUZZ_CHECK(k <= s.nheld, "abandoned %u of the %u it holds", k, s.nheld);
+		for (i = 0; i < k; i++)
+			back += s.held[--s.nheld].nd;
+		FUZZ_CHECK(packed_dist(s.vrh.last_avail_idx, s.vrh.avail_wrap_counter, before,
+				       wrap_before) == back,
+			   "abandon of %u moved the avail offset back by %u, not their %u descriptors",
+			   k, packed_dist(s.vrh.last_avail_idx, s.vrh.avail_wrap_counter, before,
+					  wrap_before), back);
+	}
 	if (!s.m.ok || !k)
 		return;
 	if (s.packed || k > s.m.ntaken) {
@@ -827,8 +1053,7 @@ static void op_notify_enable(struct fin *in __attribute__((unused)))
 {
 	size_t said = fuzz_said;
 	u16 avail = s.packed ? 0 : vringh16_to_cpu(&s.vrh, s.vr.avail->idx);
-	bool empty = s.kern ? vringh_notify_enable_kern(&s.vrh)
-			    : vringh_notify_enable_user(&s.vrh);
+	bool empty = do_notify_enable();
 
 	if (s.packed) {
 		FUZZ_CHECK(!s.outside_window || (empty && fuzz_said > said),
@@ -853,10 +1078,7 @@ static void op_notify_enable(struct fin *in __attribute__((unused)))
 
 static void op_notify_disable(struct fin *in __attribute__((unused)))
 {
-	if (s.kern)
-		vringh_notify_disable_kern(&s.vrh);
-	else
-		vringh_notify_disable_user(&s.vrh);
+	do_notify_disable();
 	if (!s.event_idx && !s.outside_window && !s.packed)
 		FUZZ_CHECK(vringh16_to_cpu(&s.vrh, s.vr.used->flags) ==
 			   VRING_USED_F_NO_NOTIFY, "used flags not set");
@@ -868,7 +1090,7 @@ static void op_need_notify(struct fin *in __attribute__((unused)))
 	int want, got;
 
 	if (s.packed) {
-		got = s.kern ? vringh_need_notify_kern(&s.vrh) : vringh_need_notify_user(&s.vrh);
+		got = do_need_notify();
 		FUZZ_CHECK(got == 0 || got == 1 || (got == -EFAULT && s.outside_window),
 			   "packed need_notify: %d", got);
 		return;
@@ -879,7 +1101,7 @@ static void op_need_notify(struct fin *in __attribute__((unused)))
 		want = vring_need_event(used_event, s.used_total, s.nn_old);
 	else
 		want = !(flags & VRING_AVAIL_F_NO_INTERRUPT);
-	got = s.kern ? vringh_need_notify_kern(&s.vrh) : vringh_need_notify_user(&s.vrh);
+	got = do_need_notify();
 	if (s.outside_window) {
 		FUZZ_CHECK(got == -EFAULT, "need_notify outside the window: %d", got);
 		return;
@@ -900,7 +1122,7 @@ static bool snap(uint16_t sel, uint16_t off, uint32_t *o, uint32_t *len)
 {
 	uint64_t lo, hi;
 
-	if (s.kern) {
+	if (kiovs()) {
 		lo = 0;
 		hi = gsize - 1;
 	} else {
@@ -1191,7 +1413,7 @@ static void op_iov_reset(struct fin *in)
 
 	if (w ? s.no_wiov : s.no_riov)
 		return;
-	if (s.kern)
+	if (kiovs())
 		vringh_kiov_reset(w ? &s.wiov.k : &s.riov.k);
 	else
 		vringh_iov_reset(w ? &s.wiov.u : &s.riov.u);
@@ -1208,7 +1430,7 @@ static void op_advance(struct fin *in)
 	uint64_t *pos = w ? &s.m.wpos : &s.m.rpos;
 	uint64_t total = w ? s.m.wtotal : s.m.rtotal;
 
-	if (!s.kern || (w ? s.no_wiov : s.no_riov))
+	if (!kiovs() || (w ? s.no_wiov : s.no_riov))
 		return;
 	vringh_kiov_advance(w ? &s.wiov.k : &s.riov.k, n);
 	*pos += total - *pos < n ? total - *pos : n;
@@ -1234,8 +1456,12 @@ static void op_complete_batch(struct fin *in)
 	bool listed;
 	uint16_t head = pick_head(in, &listed, &idx);
 	uint32_t len = fin_u32(in);
+	u16 used_off = s.vrh.last_used_idx;
+	bool used_wrap = s.vrh.used_wrap_counter;
 	int err = -EINVAL;
 
+	if (s.iotlb)
+		return;		/* no IOTLB flavour of complete_batch */
 #ifdef vringh_complete_batch_user
 	err = s.kern ? vringh_complete_batch_kern(&s.vrh, head, len, count)
 		     : vringh_complete_batch_user(&s.vrh, head, len, count);
@@ -1247,8 +1473,28 @@ static void op_complete_batch(struct fin *in)
 	if (err)
 		return;
 	s.m.ntaken = 0;		/* which ones it used is not tracked */
-	if (s.packed)
+	if (s.packed) {
+		/*
+		 * The oldest @count it held, the last of them @head: one used
+		 * descriptor over the first one's, the used offset past all.
+		 */
+		unsigned int i, nd = 0;
+
+		FUZZ_CHECK(count && count <= s.nheld && s.held[count - 1].id == head,
+			   "a batch of %u ending with id %u, holding %u (the %u-th oldest: id %u)",
+			   count, head, s.nheld, count, count && count <= s.nheld ?
+			   s.held[count - 1].id : 0xffff);
+		held_check_used(used_off, used_wrap, head, len);
+		for (i = 0; i < count; i++)
+			nd += s.held[i].nd;
+		packed_step(&used_off, &used_wrap, nd);
+		FUZZ_CHECK(s.vrh.last_used_idx == used_off && s.vrh.used_wrap_counter == used_wrap,
+			   "a batch of %u buffers over %u descriptors moved the used offset to %u (lap %d)",
+			   count, nd, s.vrh.last_used_idx, s.vrh.used_wrap_counter);
+		for (i = 0; i < count; i++)
+			held_drop(0);
 		return;
+	}
 	/* One element, at the slot of the batch's first buffer. */
 	check_used(s.used_total, head, len);
 	s.used_total += count;
@@ -1276,6 +1522,48 @@ static void check_shadow(size_t lo, size_t hi)
 
 /* ---- set-up and one input ---- */
 
+/* Map I/O range [@base, @base + @len) onto @host in pieces split at @cut[]. */
+static void map_pieces(uint64_t base, char *host, uint64_t len, const uint64_t *cut,
+		       unsigned int ncut)
+{
+	uint64_t at = 0;
+
+	while (at < len) {
+		uint64_t end = len;
+		unsigned int i;
+
+		for (i = 0; i < ncut; i++)
+			if (cut[i] > at && cut[i] < end)
+				end = cut[i];
+		FUZZ_CHECK(vhost_iotlb_add_range(&fz_iotlb, base + at, base + end - 1,
+						 (uintptr_t)(host + at), VHOST_MAP_RW) == 0,
+			   "vhost_iotlb_add_range failed");
+		at = end;
+	}
+}
+
+/*
+ * IOTLB: the ring at IO_RING and guest memory at GBASE (where descriptors
+ * point), each as maps split at byte offsets the input's ranges give (any
+ * byte: a ring word, a descriptor, a buffer may be split across two).
+ */
+static void iotlb_maps(void)
+{
+	uint64_t gcut[2 * MAX_RANGES], rcut[2 * MAX_RANGES];
+	unsigned int i;
+
+	vhost_iotlb_reset(&fz_iotlb);
+	for (i = 0; i < s.nranges; i++) {
+		gcut[2 * i] = s.range[i].s - GBASE;
+		gcut[2 * i + 1] = s.range[i].e - GBASE + 1;
+		rcut[2 * i] = gcut[2 * i] % s.rsize;
+		rcut[2 * i + 1] = gcut[2 * i + 1] % s.rsize;
+	}
+	map_pieces(IO_RING, s.rstart, s.rsize, rcut, 2 * s.nranges);
+	map_pieces(GBASE, g, gsize, gcut, 2 * s.nranges);
+	vringh_set_iotlb(&s.vrh, &fz_iotlb, &fz_iotlb_lock);
+}
+
 static void setup(struct fin *in)
 {
 	uint8_t cfg = fin_u8(in), numsel = fin_u8(in), caps = fin_u8(in);
@@ -1298,6 +1586,10 @@ static void setup(struct fin *in)
 	s.kern = cfg & 8;
 	s.slow = cfg & 0x10;
 	s.outside_window = !s.kern && (cfg & 0xe0) == 0xe0;
+	/* Kern with those three bits too: the IOTLB accessors instead. */
+	s.iotlb = s.kern && (cfg & 0xe0) == 0xe0;
+	if (s.iotlb)
+		s.kern = false;
 	s.num = 1u << (numsel % 7);
 	s.packed = numsel & 0x80;
 	if (s.packed) {		/* any size will do */
@@ -1334,18 +1626,29 @@ static void setup(struct fin *in)
 	memset(rpage, 0, pg);
 	if (s.packed) {
 		vring_packed_init(&s.vp, s.num, s.rstart);
-		err = s.kern ? vringh_init_packed_kern(&s.vrh, features, s.num, true,
-						       s.vp.desc, s.vp.driver, s.vp.device)
-			     : vringh_init_packed_user(&s.vrh, features, s.num, true,
-						       s.vp.desc, s.vp.driver, s.vp.device);
+		if (s.iotlb)	/* the ring at I/O addresses, as the maps say */
+			err = vringh_init_packed_kern(&s.vrh, features, s.num, true,
+						      io_of(s.vp.desc), io_of(s.vp.driver),
+						      io_of(s.vp.device));
+		else
+			err = s.kern ? vringh_init_packed_kern(&s.vrh, features, s.num, true,
+							       s.vp.desc, s.vp.driver, s.vp.device)
+				     : vringh_init_packed_user(&s.vrh, features, s.num, true,
+							       s.vp.desc, s.vp.driver, s.vp.device);
 	} else {
 		vring_init(&s.vr, s.num, s.rstart, VRING_USED_ALIGN_SIZE);
-		err = s.kern ? vringh_init_kern(&s.vrh, features, s.num, true,
-						s.vr.desc, s.vr.avail, s.vr.used)
-			     : vringh_init_user(&s.vrh, features, s.num, true,
-						s.vr.desc, s.vr.avail, s.vr.used);
+		if (s.iotlb)
+			err = vringh_init_iotlb(&s.vrh, features, s.num, true, io_of(s.vr.desc),
+						io_of(s.vr.avail), io_of(s.vr.used));
+		else
+			err = s.kern ? vringh_init_kern(&s.vrh, features, s.num, true,
+							s.vr.desc, s.vr.avail, s.vr.used)
+				     : vringh_init_user(&s.vrh, features, s.num, true,
+							s.vr.desc, s.vr.avail, s.vr.used);
 	}
 	FUZZ_CHECK(err == 0, "init: %d", err);
+	if (s.iotlb)
+		iotlb_maps();
 
 	/* Initial contents: the ring and guest memory as the input says. */
 	rlen = fin_u16(in);
@@ -1396,6 +1699,8 @@ int LLVMFuzzerInitialize(int *argc __attribute__((unused)), char ***argv __attri
 	shadow = malloc(gsize);
 	if (!shadow)
 		abort();
+	vhost_iotlb_init(&fz_iotlb, 0, 0);
+	spin_lock_init(&fz_iotlb_lock);
 	fuzz_quiet_stderr();
 	return 0;
 }

@@ -23,6 +23,7 @@ def u64(v): return struct.pack('<Q', v & 0xffffffffffffffff)
  POKE_G, IOV_RESET, ADVANCE, CLEANUP, FAIL_ALLOC, COMPLETE_BATCH) = range(19)
 
 INDIRECT, EVENT_IDX, VERSION_1, KERN, SLOW = 1, 2, 4, 8, 0x10
+IOTLB = KERN | 0xe0     # the IOTLB accessors: maps cut where the ranges start and end
 GBASE = 0x10000
 
 
@@ -154,6 +155,13 @@ def vringh_seeds():
         return b
     seeds['in-order-split'] = in_order(EVENT_IDX | VERSION_1, 3)
     seeds['in-order-packed'] = in_order(VERSION_1, 0x80 | 9)
+    # IOTLB accessors: the ring and guest memory as maps cut at odd bytes,
+    # through descriptors, buffers, ring words and used elements.
+    cuts = ((0x101, 0x33), (0x80b, 0x777), (0x139, 0x2c7))
+    seeds['iotlb-roundtrip'] = h_roundtrip(IOTLB | INDIRECT | EVENT_IDX | VERSION_1,
+                                           ranges=cuts)
+    seeds['iotlb-packed'] = h_roundtrip(IOTLB | EVENT_IDX | VERSION_1, numlog=0x80 | 5,
+                                        ranges=cuts)
     seeds['packed-kern'] = (h_setup(KERN, 0x80 | 4, ring=b'\0' * 2)
                             + pdesc(0, 0x120, 8, 1, 0) + u8(GETDESC) + u8(COMPLETE) + u8(0) + u32(0))
     return seeds
