@@ -8,7 +8,7 @@ set -u
 b=${1:?usage: tests/gaps-listed.sh BUILD_DIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
 missing=0 n=0
-for p in hostile allocfail dma vhost_core_hostile resize iotlb mockdev; do
+for p in hostile allocfail dma vhost_core_hostile resize iotlb mockdev edges; do
 	[ -x "$b/tests/$p" ] || continue
 	while IFS=$'\t' read -r c gap; do
 		n=$((n + 1))
