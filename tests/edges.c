@@ -917,40 +917,31 @@ static int iotlb_buffer(const struct edge *e, bool past)
 
 /*
  * vringh-iotlb-ring: the ring's last field at the end of the maps: the
- * used ring's avail_event (EVENT_IDX), its last byte the last one mapped
- * (at: notify_enable writes it) or one past (past: the first byte in the
- * last map, the second in no map: refused); one map, or two split at
- * the field's second byte (V_TWO: at, the field is written across both).
+ * avail ring's used_event (EVENT_IDX), which need_notify reads, its last
+ * byte the last one mapped (at: read, no notification wanted) or one
+ * past (past: its first byte in the last map, the second in no map:
+ * refused); one map, or two split at the field's second byte (V_TWO: at,
+ * the field is read across both).
  */
 static int iotlb_ring_end(const struct edge *e, bool past)
 {
-	u64 ev = (uintptr_t)&vring_avail_event(&io_vr);
-	u64 end, split;
-	__le16 got;
+	u64 ev, end, split;
 	size_t said;
-	bool empty;
+	int n;
 
 	vring_init(&io_vr, NUM, (void *)(uintptr_t)IOVA, 64);
-	ev = (uintptr_t)&vring_avail_event(&io_vr);
+	ev = (uintptr_t)&vring_used_event(&io_vr);
 	end = ev + 2 - IOVA - past;
 	split = e->v & V_TWO ? ev + 1 - IOVA : end;
 	iotlb_ring(split, end);
-	/* Not 0 before, so that the write of index 0 shows. */
-	memset(io_host(ev, split), 0xff, 1);
-	if (!past)
-		memset(io_host(ev + 1, split), 0xff, 1);
 	capture_begin();
-	empty = vringh_notify_enable_iotlb(&vrh);
+	n = vringh_need_notify_iotlb(&vrh);
 	said = capture_end();
-	if (past) {
-		CHECKF(said > 0 && said_why(true, e->why),
-		       "notify_enable past the maps said nothing of \"%s\"", e->why);
-	} else {
-		CHECKF_GAP(!said && empty, "notify_enable said %zu bytes, returned %d", said, empty);
-		memcpy(&got, io_host(ev, split), 1);
-		memcpy((char *)&got + 1, io_host(ev + 1, split), 1);
-		CHECK(le16_to_cpu(got) == 0);
-	}
+	if (past)
+		CHECKF(n < 0 && said > 0 && said_why(true, e->why),
+		       "need_notify past the maps returned %d and said nothing of \"%s\"", n, e->why);
+	else
+		CHECKF_GAP(n == 0 && !said, "need_notify said %zu bytes, returned %d", said, n);
 	iotlb_done();
 	return 0;
 }
@@ -993,6 +984,47 @@ static int iotlb_word(const struct edge *e __attribute__((unused)), bool past)
 	iotlb_done();
 	return 0;
 }
+/*
+ * vringh-iotlb-word, the used index: complete writes it whole in the
+ * first map, its last byte the map's last (at), or across two maps, its
+ * second byte in the second, onto other memory (past): either way both
+ * bytes say 1, where they said 0xffff before.
+ */
+static int iotlb_used_word(const struct edge *e __attribute__((unused)), bool past)
+{
+	u64 idx, split;
+	struct vringh_kiov riov;
+	struct vring_desc d = {
+		.addr = cpu_to_le64(IOVA + PAGE_SIZE), .len = cpu_to_le32(8),
+	};
+	__le16 head = 0, one = cpu_to_le16(1), got;
+	u16 id;
+	int err;
+
+	vring_init(&io_vr, NUM, (void *)(uintptr_t)IOVA, 64);
+	idx = (uintptr_t)&io_vr.used->idx;
+	split = idx - IOVA + 2 - past;
+	iotlb_ring(split, IO_BYTES);
+	io_write((uintptr_t)&io_vr.desc[0], split, &d, sizeof(d));
+	io_write((uintptr_t)&io_vr.avail->ring[0], split, &head, 2);
+	io_write((uintptr_t)&io_vr.avail->idx, split, &one, 2);
+	/* Not 0 before, so that a byte not written shows. */
+	memset(io_host(idx, split), 0xff, 1);
+	memset(io_host(idx + 1, split), 0xff, 1);
+	vringh_kiov_init(&riov, NULL, 0);
+	CHECK(vringh_getdesc_iotlb(&vrh, &riov, NULL, &id, GFP_KERNEL) == 1 && id == 0);
+	capture_begin();
+	err = vringh_complete_iotlb(&vrh, 0, 0);
+	capture_end();
+	memcpy(&got, io_host(idx, split), 1);
+	memcpy((char *)&got + 1, io_host(idx + 1, split), 1);
+	CHECKF_GAP(err == 0 && le16_to_cpu(got) == 1,
+		   "complete with the used index %s a map's end returned %d, the index reads %u",
+		   past ? "across" : "at", err, le16_to_cpu(got));
+	vringh_kiov_cleanup(&riov);
+	iotlb_done();
+	return 0;
+}
 #else
 static int no_iotlb(const struct edge *e __attribute__((unused)),
 		    bool past __attribute__((unused)))
@@ -1003,6 +1035,7 @@ static int no_iotlb(const struct edge *e __attribute__((unused)),
 #define iotlb_buffer	no_iotlb
 #define iotlb_ring_end	no_iotlb
 #define iotlb_word	no_iotlb
+#define iotlb_used_word	no_iotlb
 #endif
 
 /* ---- Guest rows: the driver's queue, a device played by hand ---- */
@@ -1443,10 +1476,12 @@ static const struct edge edges[] = {
 	/* vringh.c: vringh_iotlb_lookup(), _copy(), vringh_get16_iotlb(), _put16_iotlb() */
 	HOST("vringh-iotlb-buffer", "one-map", 0, iotlb_buffer, "is not mapped", NULL),
 	HOST("vringh-iotlb-buffer", "two-maps", V_TWO, iotlb_buffer, "is not mapped", NULL),
-	HOST("vringh-iotlb-ring", "split-event-idx-one-map", V_EVENT, iotlb_ring_end, "cannot write the avail event index", NULL),
+	HOST("vringh-iotlb-ring", "split-event-idx-one-map", V_EVENT, iotlb_ring_end,
+	     "cannot read the used event index", NULL),
 	HOST2("vringh-iotlb-ring", "split-event-idx-two-maps", V_EVENT | V_TWO, iotlb_ring_end,
-	      "cannot write the avail event index", NULL, KV_WORD),
+	      "cannot read the used event index", NULL, KV_WORD),
 	HOST("vringh-iotlb-word", "two-maps", V_TWO, iotlb_word, NULL, KV_WORD),
+	HOST("vringh-iotlb-word", "two-maps-used-idx", V_TWO, iotlb_used_word, NULL, KV_WORD),
 	/* virtio_ring.c: get_buf, split and packed, in order and not */
 	GUEST("virtio_ring-used-id", "split", 0, used_id, "out of range", NULL),
 	GUEST("virtio_ring-used-id", "split-in-order", V_IN_ORDER, used_id, "out of range", NULL),
