@@ -16,8 +16,9 @@
 #               the run is stopped and the mutation counts as a TIMEOUT
 #   -c SECONDS  CHECK_TIMEOUT, the bound on one check (default 20): a check
 #               that fails only by running out of it is a timeout, no kill
-#   -l          check that every mutation applies and names a check, list
-#               them, and stop (make check runs this)
+#   -l          check that every mutation applies and names a check, and
+#               that each line of mutate/ci (what .ci/run plants) names
+#               one of them, list them, and stop (make check runs this)
 # The copy is this work tree as it is (git's tracked and untracked files,
 # ignored ones aside), in a temporary folder removed at exit; nothing in
 # this tree is written.  It is built once, then for each mutation: the
@@ -104,6 +105,17 @@ for i in "${sel[@]}"; do
 done
 [ "$bad" -eq 0 ] || die "mutate/mutations: the entries above do not apply"
 if [ -n "$list" ]; then
+	# Each line of the CI subset picks one mutation of the list.
+	while IFS= read -r ere; do
+		n=0
+		for i in "${!EDIT_NAMES[@]}"; do
+			[[ ${EDIT_NAMES[i]} =~ $ere ]] && n=$((n + 1))
+		done
+		[ "$n" -eq 1 ] && continue
+		echo "mutate: mutate/ci: '$ere' picks $n mutations, not one" >&2
+		bad=1
+	done < <(sed '/^#/d; /^$/d' "$here/ci")
+	[ "$bad" -eq 0 ] || die "mutate/ci: the lines above do not name one mutation each"
 	# With this tree built, each check named must be one make check has
 	# (a sub-suite's line: its suite).
 	if [ -x "$top/tests/hostile" ]; then
@@ -167,7 +179,7 @@ for i in "${sel[@]}"; do
 	all+="|$(named_ere "$i")"
 done
 all=${all#|}
-CHECK_TIMEOUT=$check_bound timeout $((bound * 4)) make -s -C "$copy" -o fuzz-build check T="$all" \
+CHECK_TIMEOUT=$check_bound timeout $((bound * 10)) make -s -C "$copy" -o fuzz-build check T="$all" \
 	>"$tmp/base.tap" 2>&1 || { tail -n 30 "$tmp/base.tap" >&2; die "the checks fail without a mutation"; }
 echo "mutate: unmutated: $(tail -n 1 "$tmp/base.tap")"
 
