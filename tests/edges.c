@@ -1423,6 +1423,7 @@ static int create_num(const struct edge *e, bool past)
 #define KR_NUM		"the kernel's split virtio_ring creates a ring of 65536, more than the 32768 of the spec (2.7)"
 #define KR_PNUM		"the kernel's packed virtio_ring creates a ring of 32769, more than the 32768 of the spec (2.8)"
 #define KR_PNUM0	"the kernel's packed virtio_ring takes a ring of 0 entries and writes past the state it allocated for it (a crash)"
+#define KG_IN_ORDER_ID	"the kernel's in-order virtio_ring returns the buffers before a batch's id without checking that the id is one in flight"
 #define KV_WORD		"the kernel's vringh reaches a ring word only within one IOTLB map: a word across two is refused (-ENOBUFS)"
 
 static const struct edge edges[] = {
@@ -1484,9 +1485,9 @@ static const struct edge edges[] = {
 	HOST("vringh-iotlb-word", "two-maps-used-idx", V_TWO, iotlb_used_word, NULL, KV_WORD),
 	/* virtio_ring.c: get_buf, split and packed, in order and not */
 	GUEST("virtio_ring-used-id", "split", 0, used_id, "out of range", NULL),
-	GUEST("virtio_ring-used-id", "split-in-order", V_IN_ORDER, used_id, "out of range", NULL),
+	GUEST("virtio_ring-used-id", "split-in-order", V_IN_ORDER, used_id, "out of range", KG_IN_ORDER_ID),
 	GUEST("virtio_ring-used-id", "packed", V_PACKED, used_id, "out of range", NULL),
-	GUEST("virtio_ring-used-id", "packed-in-order", V_PACKED | V_IN_ORDER, used_id, "out of range", NULL),
+	GUEST("virtio_ring-used-id", "packed-in-order", V_PACKED | V_IN_ORDER, used_id, "out of range", KG_IN_ORDER_ID),
 	GUEST("virtio_ring-used-idx", "split", 0, used_idx, "ahead of", KR_IDX),
 	GUEST("virtio_ring-used-idx", "split-in-order", V_IN_ORDER, used_idx, "ahead of", KR_IDX),
 	GUEST("virtio_ring-used-len", "split", 0, used_len, "writable bytes", KR_LEN),
