@@ -52,21 +52,21 @@ TEST_PROGS += tests/iotlb
 TEST_PROGS += tests/edges
 tests/edges-objs := tests/said.o
 TEST_PROGS += tests/vhost_user_wire
-tests/vhost_user_wire-objs := vhost-user/wire.o
+tests/vhost_user_wire-objs := vhost-user/protocol/wire.o
 TEST_PROGS += tests/vhost_hostile
 tests/vhost_hostile-objs := vhost-user/wire.o harness/ktap.o
 
 # vhost-user (vhost-user/README): the backend ./vhost_dev and the frontend
 # ./vhost_test, run from the top level like the other programs.
-VU_BACKEND_OBJS := vhost-user/dev_models.o vhost-user/dev_torture.o vhost-user/backend.o \
-	vhost-user/inflight.o vhost-user/wire.o
+VU_BACKEND_OBJS := vhost-user/backend/dev_models.o vhost-user/backend/dev_torture.o \
+	vhost-user/protocol/backend.o vhost-user/protocol/inflight.o vhost-user/protocol/wire.o
 PROGS += vhost_dev
-vhost_dev-main := vhost-user/vhost_dev.o
+vhost_dev-main := vhost-user/backend/vhost_dev.o
 vhost_dev-objs := $(VU_BACKEND_OBJS)
 PROGS += vhost_test
-vhost_test-main := vhost-user/vhost_test.o
-vhost_test-objs := vhost-user/vhost_test_requests.o vhost-user/vhost_test_torture.o \
-	vhost-user/frontend.o vhost-user/wire.o
+vhost_test-main := vhost-user/frontend/vhost_user_frontend.o
+vhost_test-objs := vhost-user/frontend/requests.o vhost-user/frontend/torture.o \
+	vhost-user/protocol/frontend.o vhost-user/protocol/wire.o
 
 # The objects every program links: the harness (harness/harness.h), the driver
 # side (guest) and the device side (host) of the ring, and the linux/

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_vhost_user: the vhost-user backend (vhost-user/backend.c) and its blk
+ * fuzz_vhost_user: the vhost-user backend (vhost-user/protocol/backend.c) and its blk
  * and net models fed a hostile frontend's message stream.
  *
  * Input layout (little endian):
@@ -23,7 +23,7 @@
 #include <fcntl.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include "vhost-user/dev_models.h"
+#include "vhost-user/backend/dev_models.h"
 
 #define MEM_SIZE	(64 << 10)
 

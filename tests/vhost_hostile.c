@@ -31,7 +31,7 @@
 #include <uapi/linux/virtio_ring.h>
 #include "harness/harness.h"
 #include "harness/ktap.h"
-#include "vhost-user/wire.h"
+#include "vhost-user/protocol/wire.h"
 
 /* One vhost_dev under test. */
 struct vh_dev {
@@ -965,7 +965,7 @@ static void ctrl_case(int s, const struct vh_case *c)
 #define CTRL_PAIRS(n, want)	CTRL(.cls = VIRTIO_NET_CTRL_MQ, .data = (n), .dlen = 2, .ack = (want))
 
 /*
- * ---- The inflight region (vhost-user/inflight.h) ----
+ * ---- The inflight region (vhost-user/protocol/inflight.h) ----
  *
  * The frontend hands the backend a region it can write at any time: every
  * field the backend reads there is a hostile input too.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vhost-user wire layer (vhost-user/wire.c) on a socketpair: whole messages
+ * The vhost-user wire layer (vhost-user/protocol/wire.c) on a socketpair: whole messages
  * with descriptors, and each way a peer can send a broken one.
  *
  *   tests/vhost_user_wire --list     the case names
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "harness/harness.h"
-#include "vhost-user/wire.h"
+#include "vhost-user/protocol/wire.h"
 
 static const char help[] =
 "Usage: vhost_user_wire --list | vhost_user_wire --gaps | vhost_user_wire CASE\n"

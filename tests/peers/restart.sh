@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A backend that dies with requests in flight and comes back loses none
-# (the vhost-user inflight protocol, vhost-user/inflight.h).  A check suite
+# (the vhost-user inflight protocol, vhost-user/protocol/inflight.h).  A check suite
 # of its own (make check runs it after tests/peers/run.sh, whose guest it
 # boots: shlib/guest.sh), so that it has a time bound of its own.
 #

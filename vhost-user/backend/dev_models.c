@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * virtio-blk and virtio-net device models for the vhost-user backend: see
- * vhost-user/dev_models.h.  Request formats: virtio 1.2 sections 5.2 (block) and
+ * vhost-user/backend/dev_models.h.  Request formats: virtio 1.2 sections 5.2 (block) and
  * 5.1 (network).
  */
 #define _GNU_SOURCE
@@ -13,9 +13,9 @@
 #include <linux/vringh.h>
 #include <linux/virtio_config.h>
 #include "harness/harness.h"
-#include "vhost-user/dev_models.h"
-#include "vhost-user/dev_torture.h"
-#include "vhost-user/inflight.h"
+#include "vhost-user/backend/dev_models.h"
+#include "vhost-user/backend/dev_torture.h"
+#include "vhost-user/protocol/inflight.h"
 
 /* Bytes left in an iov from where it stands. */
 static size_t iov_left(const struct vringh_iov *v)
@@ -50,7 +50,7 @@ static int serve_complete(struct dev_torture *t, struct vub_queue *q, u16 head, 
 
 /*
  * Serve @q until the driver has nothing more: first what a backend before
- * us left in flight (vhost-user/inflight.h), then the ring.  @one handles
+ * us left in flight (vhost-user/protocol/inflight.h), then the ring.  @one handles
  * one request (returns the bytes it wrote into the buffer, negative to
  * complete it with 0, or DEV_HELD/DEV_HELD_LAST).
  */

@@ -153,7 +153,7 @@ struct vhost_user_config {
 
 /*
  * GET/SET_INFLIGHT_FD: the region tracking requests in flight (its layout
- * is the backend's: vhost-user/inflight.h).  24 bytes on the wire, the
+ * is the backend's: vhost-user/protocol/inflight.h).  24 bytes on the wire, the
  * trailing padding included, as QEMU sends it.
  */
 struct vhost_user_inflight {

@@ -5,7 +5,7 @@
  * _user API with a getrange callback that translates guest addresses one
  * memory region at a time.
  *
- * A device model (blk, net: vhost-user/dev_models.c) fills in a struct vub_device:
+ * A device model (blk, net: vhost-user/backend/dev_models.c) fills in a struct vub_device:
  * the features it offers, its config space, and what to do when a queue is
  * kicked.  It reaches its rings only through the vringh API and the helpers
  * below, so a kernel tree's vringh.c (HOST=kernel) serves the same drivers.
@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 #include <linux/vringh.h>
-#include "vhost-user/wire.h"
+#include "vhost-user/protocol/wire.h"
 
 /* blk: 16 request queues; net: 16 queue pairs and the control queue. */
 #define VUB_MAX_QUEUES	33

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vhost-user frontend: see vhost-user/frontend.h.  Written from the
+ * The vhost-user frontend: see vhost-user/protocol/frontend.h.  Written from the
  * protocol specification (QEMU's docs/interop/vhost-user.rst).
  */
 #define _GNU_SOURCE
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vhost-user/frontend.h"
+#include "vhost-user/protocol/frontend.h"
 
 bool vu_region_create(struct vu_region *r, size_t size)
 {

@@ -3,7 +3,7 @@
  * The frontend (driver) side of vhost-user: connect to a backend's socket,
  * negotiate, hand it the memory table and the rings, stop the rings and
  * disconnect.  Protocol only: which rings and what goes in them is the
- * caller's business.  Built on vhost-user/wire.[ch] (the wire format).
+ * caller's business.  Built on vhost-user/protocol/wire.[ch] (the wire format).
  *
  * Every call waits at most f->timeout_ms for an answer.  On failure it
  * returns a negative errno and leaves one line saying what happened in
@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vhost-user/wire.h"
+#include "vhost-user/protocol/wire.h"
 
 /* Memory the backend maps: a memfd, mapped once at @addr. */
 struct vu_region {

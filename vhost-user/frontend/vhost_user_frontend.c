@@ -8,7 +8,7 @@
  * through the kernel API, so a kernel tree's virtio_ring.c (GUEST=kernel)
  * runs unchanged.  Everything the ring code allocates comes from one memfd
  * region that the backend maps (vhost-user/shm.h), and the frontend
- * (vhost-user/frontend.h) describes it with guest_phys_addr == userspace_addr
+ * (vhost-user/protocol/frontend.h) describes it with guest_phys_addr == userspace_addr
  * == our mapping: descriptor addresses and ring addresses are the same
  * numbers on both sides.
  *
@@ -46,7 +46,7 @@
 #include <linux/virtio_ring.h>
 
 #include "harness/harness.h"
-#include "vhost-user/vhost_test.h"
+#include "vhost-user/frontend/vhost_user_frontend.h"
 
 #define VIRTIO_NET_F_MQ		22
 #define VIRTIO_BLK_F_SEG_MAX	2

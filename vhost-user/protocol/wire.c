@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The vhost-user wire format: see vhost-user/wire.h. */
+/* The vhost-user wire format: see vhost-user/protocol/wire.h. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vhost-user/wire.h"
+#include "vhost-user/protocol/wire.h"
 
 static const char *const request_names[VHOST_USER_REQUEST_MAX] = {
 	[VHOST_USER_GET_FEATURES] = "GET_FEATURES",

@@ -40,7 +40,7 @@
 #include <linux/virtio_ring.h>
 
 #include "harness/harness.h"
-#include "vhost-user/vhost_test.h"
+#include "vhost-user/frontend/vhost_user_frontend.h"
 
 #define RING_NUM	64
 #define OBSERVE_MS	1500

@@ -33,7 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "vhost-user/backend.h"
+#include "vhost-user/protocol/backend.h"
 
 /* Bytes of one queue's part of the region for rings of @queue_size. */
 size_t vub_inflight_qsize(unsigned int queue_size);

@@ -16,7 +16,7 @@
 #include <linux/virtio.h>
 
 #include "harness/arena.h"
-#include "vhost-user/frontend.h"
+#include "vhost-user/protocol/frontend.h"
 
 #define VT_MAX_QUEUES	16
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vhost_dev --torture=CASE: see vhost-user/dev_torture.h.  Rules from the
+ * vhost_dev --torture=CASE: see vhost-user/backend/dev_torture.h.  Rules from the
  * virtio 1.2 specification: used ring 2.7.8, used flags 2.7.10, packed
  * used descriptors and wrap counters 2.8.1-2.8.6, notifications 2.7.7,
  * virtio-blk config 5.2.4, virtio-net config 5.1.4.
@@ -20,8 +20,8 @@
 #include <unistd.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
-#include "vhost-user/dev_models.h"
-#include "vhost-user/dev_torture.h"
+#include "vhost-user/backend/dev_models.h"
+#include "vhost-user/backend/dev_torture.h"
 
 static const struct dev_torture_case cases[] = {
 	{ "used-id-range", DT_ANY, "a used entry names a buffer id past the ring (id = ring size)" },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Inflight I/O tracking for the vhost-user backend: see
- * vhost-user/inflight.h.  The protocol is QEMU's docs/interop/vhost-user.rst
+ * vhost-user/protocol/inflight.h.  The protocol is QEMU's docs/interop/vhost-user.rst
  * ("Inflight I/O tracking").
  */
 #define _GNU_SOURCE
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <linux/vringh.h>
 #include <linux/virtio_config.h>
-#include "vhost-user/inflight.h"
+#include "vhost-user/protocol/inflight.h"
 
 #define INFLIGHT_VERSION	1
 #define INFLIGHT_ALIGN		64

@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <linux/virtio_config.h>
 #include "harness/harness.h"
-#include "vhost-user/dev_models.h"
-#include "vhost-user/dev_torture.h"
+#include "vhost-user/backend/dev_models.h"
+#include "vhost-user/backend/dev_torture.h"
 
 static const char usage_text[] =
 "Usage: vhost_dev --socket=PATH --type=blk|net [options]\n"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/vringh.h>
-#include "vhost-user/backend.h"
+#include "vhost-user/protocol/backend.h"
 
 enum dev_torture_ring { DT_ANY, DT_SPLIT, DT_PACKED, DT_CONFIG };
 

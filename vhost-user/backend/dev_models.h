@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Device models served over vhost-user (vhost-user/backend.h): a virtio-blk
+ * Device models served over vhost-user (vhost-user/protocol/backend.h): a virtio-blk
  * disk and a virtio-net port.  They know their request formats and reach
  * the rings only through the vringh API.
  */
@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "vhost-user/backend.h"
+#include "vhost-user/protocol/backend.h"
 
 struct dev_torture;
 

@@ -45,7 +45,7 @@
 #include <linux/scatterlist.h>
 
 #include "harness/harness.h"
-#include "vhost-user/vhost_test.h"
+#include "vhost-user/frontend/vhost_user_frontend.h"
 
 /* Used lengths past what the buffer offers fail; shorter ones are counted. */
 static void check_len(struct vt_queue *q, unsigned int len, unsigned int max,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vhost-user backend: see vhost-user/backend.h.  The protocol is QEMU's
- * docs/interop/vhost-user.rst; the wire format is vhost-user/wire.[ch].
+ * The vhost-user backend: see vhost-user/protocol/backend.h.  The protocol is QEMU's
+ * docs/interop/vhost-user.rst; the wire format is vhost-user/protocol/wire.[ch].
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <linux/vringh.h>
 #include <linux/virtio_config.h>
-#include "vhost-user/backend.h"
-#include "vhost-user/inflight.h"
+#include "vhost-user/protocol/backend.h"
+#include "vhost-user/protocol/inflight.h"
 
 _Static_assert(VUB_MAX_QUEUES * VUB_SCRATCH_AVAIL <= 4096,
 	       "the scratch page holds every queue's own avail ring");
@@ -760,7 +760,7 @@ static int vub_get_status(struct vub *vub, struct vub_msg *msg)
 }
 
 /*
- * GET_INFLIGHT_FD: a fresh region (vhost-user/inflight.c), sent with its
+ * GET_INFLIGHT_FD: a fresh region (vhost-user/protocol/inflight.c), sent with its
  * fd; SET_INFLIGHT_FD: the region to track in (checked, mapped).
  */
 static int vub_get_inflight_fd(struct vub *vub, struct vub_msg *msg)
