@@ -37,6 +37,7 @@ vhost_net_test-objs = $(VHOST_NET_PROG_OBJS)
 PROGS += bench/wakeup
 TEST_PROGS += tests/hostile
 tests/hostile-objs := tests/said.o
+tests/hostile-main := tests/hostile_host.o
 TEST_PROGS += tests/vhost_core_hostile
 tests/vhost_core_hostile-objs = $(VHOST_OBJS)
 TEST_PROGS += tests/vhost_net_hostile
