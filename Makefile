@@ -58,15 +58,15 @@ TEST_PROGS += tests/vhost_hostile
 tests/vhost_hostile-objs := vhost-user/wire.o harness/ktap.o
 
 # vhost-user (vhost-user/README): the backend ./vhost_dev and the frontend
-# ./vhost_test, run from the top level like the other programs.
+# ./vhost_user_frontend, run from the top level like the other programs.
 VU_BACKEND_OBJS := vhost-user/backend/dev_models.o vhost-user/backend/dev_torture.o \
 	vhost-user/protocol/backend.o vhost-user/protocol/inflight.o vhost-user/protocol/wire.o
 PROGS += vhost_dev
 vhost_dev-main := vhost-user/backend/vhost_dev.o
 vhost_dev-objs := $(VU_BACKEND_OBJS)
-PROGS += vhost_test
-vhost_test-main := vhost-user/frontend/vhost_user_frontend.o
-vhost_test-objs := vhost-user/frontend/requests.o vhost-user/frontend/torture.o \
+PROGS += vhost_user_frontend
+vhost_user_frontend-main := vhost-user/frontend/vhost_user_frontend.o
+vhost_user_frontend-objs := vhost-user/frontend/requests.o vhost-user/frontend/torture.o \
 	vhost-user/protocol/frontend.o vhost-user/protocol/wire.o
 
 # The objects every program links: the harness (harness/harness.h), the driver

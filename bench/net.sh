@@ -4,19 +4,19 @@
 # Frames per second through one testpmd vhost backend (io forwarding, on
 # CPU 0), the drivers on CPU 1 doing the same work, interleaved run by run,
 # split and packed ring in turn (LAYOUTS):
-#   rig      vhost_test --burst=32 with our virtio_ring.c
-#   kernel   vhost_test --burst=32 with a kernel tree's virtio_ring.c
+#   rig      vhost_user_frontend --burst=32 with our virtio_ring.c
+#   kernel   vhost_user_frontend --burst=32 with a kernel tree's virtio_ring.c
 #            (GUEST=kernel)
 #   dpdk     DPDK's own virtio-user driver (testpmd, net_virtio_user,
 #            io forwarding with --tx-first: a burst of 32 frames bounces
 #            between the two testpmds; its figure is the median Rx-pps of
 #            its steady seconds)
-# The same work: vhost_test's benchmark mode (vhost-user/README) keeps 32
-# frames in flight, one descriptor a frame, 64-byte frames whose bytes are
-# not compared (counts and lengths are), polls (--poll); no in-order (the
-# kernel's 6.12 split ring has none).  Beside frames/s, the driver's CPU
-# time per frame: vhost_test's own (getrusage of the counted phase); for
-# testpmd, the CPU its process used over the steady seconds (/proc, clock
+# The same work: vhost_user_frontend's benchmark mode (vhost-user/README)
+# keeps 32 frames in flight, one descriptor a frame, 64-byte frames whose
+# bytes are not compared (counts and lengths are), polls (--poll); no in-order
+# (the kernel's 6.12 split ring has none).  Beside frames/s, the driver's CPU
+# time per frame: vhost_user_frontend's own (getrusage of the counted phase);
+# for testpmd, the CPU its process used over the steady seconds (/proc, clock
 # ticks) over the frames its Rx-pps says it forwarded then.  Prints a
 # header naming the DPDK installed, each run, then per layout the medians,
 # the ratios to DPDK's, and the median CPU ns/frame.  A benchmark, not a
@@ -60,15 +60,16 @@ trap peer_cleanup EXIT
 testpmd_start be 1 || exit 1
 sock=$(peer_sock be)
 drivers="rig dpdk"
-[ -x "$KERN/vhost_test" ] && drivers="rig kernel dpdk"
-[ -x "$KERN/vhost_test" ] || echo "bench/net.sh: no $KERN/vhost_test (make KSRC=... GUEST=kernel HOST=rig): no kernel runs" >&2
+[ -x "$KERN/vhost_user_frontend" ] && drivers="rig kernel dpdk"
+[ -x "$KERN/vhost_user_frontend" ] || echo "bench/net.sh: no $KERN/vhost_user_frontend (make KSRC=... GUEST=kernel HOST=rig): no kernel runs" >&2
 declare -A figs cpus
 
-# ours BUILD LAYOUT: "FRAMES/S CPU_NS" of one vhost_test run, or nothing.
+# ours BUILD LAYOUT: "FRAMES/S CPU_NS" of one vhost_user_frontend run, or
+# nothing.
 ours() {
 	local ring=()
 	[ "$2" = packed ] && ring=(--packed)
-	"$1/vhost_test" --socket="$sock" --device=net --count="$FRAMES" --frame-len=64 \
+	"$1/vhost_user_frontend" --socket="$sock" --device=net --count="$FRAMES" --frame-len=64 \
 		--burst=$BURST --poll --cpu=1 --peer-pid="$(peer_pid be)" "${ring[@]}" |
 		awk -F': ' '/^Frames\/s: / { f = $2 } /^CPU ns\/frame: / { c = $2 }
 			    END { if (f != "" && c != "") print f, c }'
@@ -125,7 +126,7 @@ dpdk() {
 }
 
 echo "# testpmd of DPDK $(peer_version testpmd) as the backend; $RUNS runs of" \
-	"$FRAMES frames (vhost_test --burst=$BURST), DPDK_SECONDS=$DPDK_SECONDS (dpdk);" \
+	"$FRAMES frames (vhost_user_frontend --burst=$BURST), DPDK_SECONDS=$DPDK_SECONDS (dpdk);" \
 	"layouts: $LAYOUTS; $(uptime | sed 's/.*load/load/')"
 rc=0
 for ((r = 1; r <= RUNS; r++)); do

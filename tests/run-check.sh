@@ -890,16 +890,16 @@ callgrind_checks() {
 			done' sh "$LOG/callgrind-vhost.out" "$B/virtio_test" "$(build_ksrc)/drivers/vhost/vhost.c"
 }
 
-# Our driver ring code (vhost_test) against real vhost-user backends, and
-# against vhost_dev breaking the device's rules (each outcome as the table
+# Our driver ring code (vhost_user_frontend) against real vhost-user backends,
+# and against vhost_dev breaking the device's rules (each outcome as the table
 # tests/peers/dev-torture.table records).  The table is what plain builds
 # do: a case that breaks a rule for a moment (used-idx-back) or races the
 # driver is decided by timing, which a sanitizer's slowdown changes (under
 # TSan the driver can miss the 0.5 s window: tolerated, not detected).
 frontend_checks() {
-	expect "vhost_test --socket=<missing>: says at once that it waits, then fails" 1 \
-		err='^vhost_test: no socket at /nonexistent/rig-socket yet: waiting up to 1 s' -- \
-		"$B/vhost_test" --socket=/nonexistent/rig-socket --device=net --timeout=1
+	expect "vhost_user_frontend --socket=<missing>: says at once that it waits, then fails" 1 \
+		err='^vhost_user_frontend: no socket at /nonexistent/rig-socket yet: waiting up to 1 s' -- \
+		"$B/vhost_user_frontend" --socket=/nonexistent/rig-socket --device=net --timeout=1
 	suite "vhost-user frontend" tests/peers/frontend.sh "$B" "$PREFIX"
 	[ -n "$KSRC" ] || dev_torture_checks
 }

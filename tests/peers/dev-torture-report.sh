@@ -6,8 +6,8 @@
 # the outcome tests/peers/dev-torture.table records (a letter each:
 # Detected, Accepted, Hung, Tolerated, Crashed; n "never done", the case
 # cannot be made against that driver; . the case does not apply).  rig and
-# kernel (vhost_test) show blk's outcome, "blk/net" where the two differ.
-# The second table sets the Linux guests side by side: 6.1 ("guest") and
+# kernel (vhost_user_frontend) show blk's outcome, "blk/net" where the two
+# differ. The second table sets the Linux guests side by side: 6.1 ("guest") and
 # 7.3 ("guest7.3").  make check compares tests/README with this output.
 #
 # Usage: tests/peers/dev-torture-report.sh

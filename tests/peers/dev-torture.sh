@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# A driver against a misbehaving device: vhost_test (this build's driver
-# ring code: ours, or a kernel tree's with GUEST=kernel) against
+# A driver against a misbehaving device: vhost_user_frontend (this build's
+# driver ring code: ours, or a kernel tree's with GUEST=kernel) against
 # vhost_dev --torture=CASE, every case on every ring it applies to, each on
 # a fresh vhost_dev.  Prints the table (one row per case, device and ring:
 # the outcome, who caught it, and the first message about it) as KTAP
@@ -16,12 +16,12 @@
 #   detected   the ring code said so and broke the queue (BAD_RING)
 #   accepted   accepted silently: the ring code passed on what the device
 #              got wrong (a buffer not used, a length past the buffer, a
-#              stale entry) and vhost_test's own check caught it; or the
-#              driver's own use of the config space caught a lie
-#   tolerated  vhost_test ran to the end, every byte and length checked
+#              stale entry) and vhost_user_frontend's own check caught
+#              it; or the driver's own use of the config space caught a lie
+#   tolerated  vhost_user_frontend ran to the end, every byte and length checked
 #   hung       no progress for --timeout (5 s) without the queue broken
-#   crashed    vhost_test died on a signal
-# and "caught by": ring code, vhost_test or -.
+#   crashed    vhost_user_frontend died on a signal
+# and "caught by": ring code, vhost_user_frontend or -.
 #
 # Usage: tests/peers/dev-torture.sh BUILD_DIR [LABEL]
 #   RECORD=1 prints the table in the recorded file's format instead.
@@ -29,7 +29,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${1:?usage: tests/peers/dev-torture.sh BUILD_DIR [LABEL]}
 LABEL=${2:-}
-VT=$B/vhost_test VD=$B/vhost_dev
+VT=$B/vhost_user_frontend VD=$B/vhost_dev
 D=$(mktemp -d "${TMPDIR:-/tmp}/rig-devtorture.XXXXXX") || exit 1
 VDPID=
 cleanup() {
@@ -43,16 +43,16 @@ trap cleanup EXIT
 driver=$("$VT" --version | sed -n 's/.*guest ring code: \([^,]*\),.*/\1/p')
 [ -n "$driver" ] || { fail "${LABEL}dev-torture: $VT --version names no guest ring code"; ktap_finished; }
 
-# classify RC FILE: "OUTCOME|CAUGHT BY|MESSAGE" from vhost_test's exit
+# classify RC FILE: "OUTCOME|CAUGHT BY|MESSAGE" from vhost_user_frontend's exit
 # status and output.
 classify() {
 	local rc=$1 f=$2 vmsg ring
-	vmsg=$(grep -m1 '^vhost_test: ' "$f" | cut -c13-)
+	vmsg=$(grep -m1 '^vhost_user_frontend: ' "$f" | cut -c22-)
 	ring=$(grep -m1 '^virtio: ' "$f" | cut -c9-)
 	if [ "$rc" -eq 0 ]; then
 		echo "tolerated|-|"
 	elif [ "$rc" -eq 124 ]; then
-		echo "hung|-|vhost_test did not stop within 30 s"
+		echo "hung|-|vhost_user_frontend did not stop within 30 s"
 	elif [ "$rc" -gt 128 ]; then
 		echo "crashed|-|SIG$(kill -l $((rc - 128)))"
 	elif [[ $vmsg == *"the ring code marked the queue broken"* ]]; then
@@ -60,7 +60,7 @@ classify() {
 	elif [[ $vmsg == *"no progress for"* ]]; then
 		echo "hung|-|$vmsg"
 	else
-		echo "accepted|vhost_test|$vmsg"
+		echo "accepted|vhost_user_frontend|$vmsg"
 	fi
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The interop checks: vhost_test (this build's driver ring code) against
+# The interop checks: vhost_user_frontend (this build's driver ring code) against
 # real vhost-user backends, each started here in a private folder and
 # stopped by PID (shlib/backends.sh).  Prints KTAP
 # (tests/lib/result.sh), a result per check; a missing peer is a SKIP
@@ -14,7 +14,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${1:?usage: tests/peers/frontend.sh BUILD_DIR [LABEL]}
 LABEL=${2:-}
-VT="$B/vhost_test"
+VT="$B/vhost_user_frontend"
 FRAMES=${PEER_FRAMES:-100000}
 REQUESTS=${PEER_REQUESTS:-10000}
 . shlib/backends.sh
@@ -35,8 +35,8 @@ has_socket() {
 	return 1
 }
 
-# vt NAME WANT_STATUS GREP... -- ARGS: run vhost_test, bounded in time; it
-# must exit with WANT_STATUS and its output (stdout then stderr) must
+# vt NAME WANT_STATUS GREP... -- ARGS: run vhost_user_frontend, bounded in
+# time; it must exit with WANT_STATUS and its output (stdout then stderr) must
 # match every GREP (extended regular expression).  Exit 77 is a SKIP.
 vt() {
 	local name=$1 want=$2 rc pat ok=1
@@ -70,13 +70,13 @@ usage_errors() {
 	local o
 	for o in --bogus --device=scsi --ring-size=0 --ring-size=100 --queues=0 \
 		 --count=x --timeout=0 --frame-len=59 --torture=no-such-case stray; do
-		vt "usage error: vhost_test $o" 2 '^vhost_test: ' "^try 'vhost_test --help'" \
+		vt "usage error: vhost_user_frontend $o" 2 '^vhost_user_frontend: ' "^try 'vhost_user_frontend --help'" \
 			-- --socket=/nonexistent --device=net "$o"
 	done
-	vt "usage error: vhost_test without --socket" 2 'socket=PATH is required' -- --device=net
-	vt "usage error: vhost_test without --device" 2 'device=net or --device=blk' -- --socket=x
-	vt "vhost_test --help" 0 '^Usage: vhost_test' -- --help
-	vt "vhost_test: no backend at the socket" 1 'cannot connect to' \
+	vt "usage error: vhost_user_frontend without --socket" 2 'socket=PATH is required' -- --device=net
+	vt "usage error: vhost_user_frontend without --device" 2 'device=net or --device=blk' -- --socket=x
+	vt "vhost_user_frontend --help" 0 '^Usage: vhost_user_frontend' -- --help
+	vt "vhost_user_frontend: no backend at the socket" 1 'cannot connect to' \
 		-- --socket="$PEER_DIR/none.sock" --device=net --timeout=1
 }
 
@@ -84,7 +84,7 @@ net_matrix() {
 	local o why sock
 	why=$(peer_missing testpmd)
 	if [ -n "$why" ]; then
-		skip "vhost_test --device=net against testpmd" "$why"
+		skip "vhost_user_frontend --device=net against testpmd" "$why"
 		return
 	fi
 	if ! testpmd_start net 1; then
@@ -96,7 +96,7 @@ net_matrix() {
 		 "--no-indirect --no-event-idx" "--packed --no-indirect --no-event-idx" \
 		 "--poll --frame-len=60" "--ring-size=64 --frame-len=1514"; do
 		# shellcheck disable=SC2086
-		vt "vhost_test --device=net --count=$FRAMES${o:+ $o} (testpmd)" 0 \
+		vt "vhost_user_frontend --device=net --count=$FRAMES${o:+ $o} (testpmd)" 0 \
 			"^Frames: $FRAMES\$" '^Lost: 0$' \
 			-- --socket="$sock" --device=net --count="$FRAMES" \
 			--peer-pid="$(peer_pid net)" $o
@@ -104,7 +104,7 @@ net_matrix() {
 	peer_stop net
 
 	if testpmd_start net2 2; then
-		vt "vhost_test --device=net --queues=2 --count=$FRAMES (testpmd, 2 queue pairs)" 0 \
+		vt "vhost_user_frontend --device=net --queues=2 --count=$FRAMES (testpmd, 2 queue pairs)" 0 \
 			"^Frames: $FRAMES\$" '^Lost: 0$' \
 			-- --socket="$(peer_sock net2)" --device=net --queues=2 \
 			--count="$FRAMES" --peer-pid="$(peer_pid net2)"
@@ -118,7 +118,7 @@ blk_matrix() {
 	local o why sock pid
 	why=$(peer_missing qsd)
 	if [ -n "$why" ]; then
-		skip "vhost_test --device=blk against qemu-storage-daemon" "$why"
+		skip "vhost_user_frontend --device=blk against qemu-storage-daemon" "$why"
 		return
 	fi
 	if ! qsd_start blk 16 2; then
@@ -129,13 +129,13 @@ blk_matrix() {
 	for o in "" "--no-indirect" "--no-event-idx" "--ring-size=16" "--poll" \
 		 "--queues=2"; do
 		# shellcheck disable=SC2086
-		vt "vhost_test --device=blk --count=$REQUESTS${o:+ $o} (qemu-storage-daemon)" 0 \
+		vt "vhost_user_frontend --device=blk --count=$REQUESTS${o:+ $o} (qemu-storage-daemon)" 0 \
 			"^Requests: $REQUESTS\$" '^Bytes checked: [1-9]' \
 			-- --socket="$sock" --device=blk --count="$REQUESTS" \
 			--peer-pid="$(peer_pid blk)" $o
 	done
 	# A split-only peer: --packed is a SKIP that says why.
-	vt "vhost_test --device=blk --packed against a split-only peer exits 77" 77 \
+	vt "vhost_user_frontend --device=blk --packed against a split-only peer exits 77" 77 \
 		'does not offer VIRTIO_F_RING_PACKED' \
 		-- --socket="$sock" --device=blk --packed
 	pid=$(peer_pid blk)
@@ -144,7 +144,7 @@ blk_matrix() {
 	timeout 60 "$VT" --socket="$sock" --device=blk --count=0 --seconds=30 \
 		--peer-pid="$pid" >"$LOG/out" 2>"$LOG/err" &
 	local vpid=$! rc vt
-	# Killed once vhost_test has its socket (a loaded machine can take
+	# Killed once vhost_user_frontend has its socket (a loaded machine can take
 	# longer than the 0.5 s after that to even start it): then the kill
 	# finds it connected, not still to connect.
 	vt=$(peer_child "$vpid") &&
@@ -158,9 +158,9 @@ blk_matrix() {
 		wait "${PEER_TPIDS[blk]}"
 	} 2>/dev/null
 	if [ "$rc" -eq 1 ] && grep -Eq 'closed the connection|died' "$LOG/err"; then
-		pass "vhost_test --device=blk: a backend killed mid-run gives one message, exit 1"
+		pass "vhost_user_frontend --device=blk: a backend killed mid-run gives one message, exit 1"
 	else
-		fail "vhost_test --device=blk: a backend killed mid-run gives one message, exit 1"
+		fail "vhost_user_frontend --device=blk: a backend killed mid-run gives one message, exit 1"
 		echo "  exit $rc; stderr:" >&2
 		tail -n 5 "$LOG/err" >&2
 	fi
@@ -172,7 +172,7 @@ blk_matrix() {
 rig_backend() {
 	local o sock vd="$B/vhost_dev" pid qs opts dl
 	if [ ! -x "$vd" ]; then
-		skip "vhost_test against vhost_dev" "$vd is not built"
+		skip "vhost_user_frontend against vhost_dev" "$vd is not built"
 		return
 	fi
 	for dev in blk net; do
@@ -191,12 +191,12 @@ rig_backend() {
 			for o in "${opts[@]}"; do
 				if [ $dev = blk ]; then
 					# shellcheck disable=SC2086
-					vt "vhost_test --device=blk --count=5000${o:+ $o} ($dl)" 0 \
+					vt "vhost_user_frontend --device=blk --count=5000${o:+ $o} ($dl)" 0 \
 						'^Requests: 5000$' '^Bytes checked: [1-9]' \
 						-- --socket="$sock" --device=blk --count=5000 --peer-pid="$pid" $o
 				else
 					# shellcheck disable=SC2086
-					vt "vhost_test --device=net --count=50000${o:+ $o} ($dl loopback)" 0 \
+					vt "vhost_user_frontend --device=net --count=50000${o:+ $o} ($dl loopback)" 0 \
 						'^Frames: 50000$' '^Lost: 0$' \
 						-- --socket="$sock" --device=net --count=50000 --peer-pid="$pid" $o
 				fi
@@ -214,20 +214,20 @@ torture_smoke() {
 	why=$(peer_missing qsd)
 	for c in desc-loop addr-outside-table unknown-request; do
 		if [ -n "$why" ]; then
-			skip "vhost_test --torture=$c (qemu-storage-daemon)" "$why"
+			skip "vhost_user_frontend --torture=$c (qemu-storage-daemon)" "$why"
 			continue
 		fi
 		if ! qsd_start tort 16 1; then
 			fail "qemu-storage-daemon starts (torture $c)"
 			continue
 		fi
-		vt "vhost_test --torture=$c reports what qemu-storage-daemon did" 0 \
+		vt "vhost_user_frontend --torture=$c reports what qemu-storage-daemon did" 0 \
 			"^torture $c: (kept serving|refused|closed|crashed|hung); " \
 			-- --socket="$(peer_sock tort)" --device=blk \
 			--peer-pid="$(peer_pid tort)" --torture="$c"
 		peer_stop tort
 	done
-	vt "vhost_test --torture=list" 0 '^desc-loop ' -- --socket=x --device=net --torture=list
+	vt "vhost_user_frontend --torture=list" 0 '^desc-loop ' -- --socket=x --device=net --torture=list
 }
 
 usage_errors

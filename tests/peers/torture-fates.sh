@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tests/peers/torture.sh's table tells what became of the peer by its exit
-# status, once it is known.  Stand-ins play the peers and vhost_test: the
-# peers (a dpdk-testpmd and a qemu-storage-daemon first in PATH, one
+# status, once it is known.  Stand-ins play the peers and vhost_user_frontend:
+# the peers (a dpdk-testpmd and a qemu-storage-daemon first in PATH, one
 # python3 script) listen on their socket and then do what the case's
-# vhost_test told them; vhost_test prints its own outcome at once:
-#   late-segv  vhost_test says "closed"; the peer segfaults 0.5 s later
-#   lives-on   vhost_test says "crashed"; the peer lives on
-#   exits      vhost_test says "closed"; the peer exits with status 1
+# vhost_user_frontend told them; vhost_user_frontend prints its own outcome at
+# once:
+#   late-segv  vhost_user_frontend says "closed"; the peer segfaults 0.5 s later
+#   lives-on   vhost_user_frontend says "crashed"; the peer lives on
+#   exits      vhost_user_frontend says "closed"; the peer exits with status 1
 # The header must name the installed (stand-in) versions, and no notice of
 # bash's ("Segmentation fault") may show.
 #
@@ -64,7 +65,7 @@ chmod +x "$tmp/bin/peer"
 ln -s peer "$tmp/bin/dpdk-testpmd"
 ln -s peer "$tmp/bin/qemu-storage-daemon"
 
-cat >"$tmp/b/vhost_test" <<'VT'
+cat >"$tmp/b/vhost_user_frontend" <<'VT'
 #!/bin/bash
 for a; do
 	case $a in
@@ -82,7 +83,7 @@ echo "$act" >"$(dirname "$sock")/act.new" && mv "$(dirname "$sock")/act.new" "$(
 sleep 0.1
 echo "torture $c: $say; stand-in details"
 VT
-chmod +x "$tmp/b/vhost_test"
+chmod +x "$tmp/b/vhost_user_frontend"
 
 PATH=$tmp/bin:$PATH tests/peers/torture.sh "$tmp/b" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -102,8 +103,8 @@ grep -qx '| case | DPDK 9.9.9 vhost (testpmd, net) | qemu-storage-daemon 8.8.8 (
 check "the header names the installed versions"
 c='crashed; stand-in details (peer killed by SIGSEGV, exit status 139)'
 grep -qxF "| late-segv | $c | $c |" "$tmp/out"
-check "a peer that segfaults after vhost_test's 'closed' is crashed"
-c='unclear (vhost_test saw the peer gone, but it lives); stand-in details'
+check "a peer that segfaults after vhost_user_frontend's 'closed' is crashed"
+c='unclear (vhost_user_frontend saw the peer gone, but it lives); stand-in details'
 grep -qxF "| lives-on | $c | $c |" "$tmp/out"
 check "a peer alive is never crashed"
 c='exited; stand-in details (peer exit status 1)'

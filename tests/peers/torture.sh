@@ -1,26 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The backend torture report: every vhost_test --torture case against
+# The backend torture report: every vhost_user_frontend --torture case against
 # every installed backend, each case on a freshly started peer (a case
 # may kill it or leave it unusable).  Prints a table, one row per case:
 # what DPDK's vhost (testpmd) and qemu-storage-daemon did.  A report about
-# the peers, not a test: it fails only if vhost_test itself did.
+# the peers, not a test: it fails only if vhost_user_frontend itself did.
 #
-# vhost_test's outcome is corrected by the peer's own end, once known: a
-# peer that closed the connection may still be dying (a segfault takes a
-# while to dump), so it gets 5 s to exit, and its exit status decides:
+# vhost_user_frontend's outcome is corrected by the peer's own end, once
+# known: a peer that closed the connection may still be dying (a segfault
+# takes a while to dump), so it gets 5 s to exit, and its exit status decides:
 # killed by a signal is "crashed (peer killed by SIGSEGV, exit status
 # 139)", an exit of its own "exited (peer exit status N)".  A peer alive
-# after that is never "crashed": vhost_test's "crashed" then reads
-# "unclear (vhost_test saw the peer gone, but it lives)".
+# after that is never "crashed": vhost_user_frontend's "crashed" then reads
+# "unclear (vhost_user_frontend saw the peer gone, but it lives)".
 #
 # Usage: tests/peers/torture.sh [BUILD_DIR] [CASE...]
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${1:-.}
 shift $(($# > 0 ? 1 : 0))
-VT="$B/vhost_test"
+VT="$B/vhost_user_frontend"
 . shlib/backends.sh
 peer_dir
 trap peer_cleanup EXIT
@@ -55,8 +55,8 @@ peer_running() {
 	[ "${stat%% *}" != Z ]
 }
 
-# peer_fate NAME LINE: vhost_test's LINE ("OUTCOME; details") corrected by
-# what became of peer NAME, in $cell (see the top).
+# peer_fate NAME LINE: vhost_user_frontend's LINE ("OUTCOME; details")
+# corrected by what became of peer NAME, in $cell (see the top).
 peer_fate() {
 	local name=$1 line=$2 outcome=${2%%;*} i st
 	case $outcome in
@@ -69,7 +69,7 @@ peer_fate() {
 	if peer_running "$name"; then
 		cell=$line
 		[ "$outcome" = crashed ] &&
-			cell="unclear (vhost_test saw the peer gone, but it lives)${line#crashed}"
+			cell="unclear (vhost_user_frontend saw the peer gone, but it lives)${line#crashed}"
 		return
 	fi
 	wait "${PEER_TPIDS[$name]}"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vhost_test's device models: what goes into the buffers and how what
+ * vhost_user_frontend's device models: what goes into the buffers and how what
  * comes back is checked.  They know the virtio-net and virtio-blk request
  * formats (the virtio specification, 5.1 and 5.2) and nothing of
- * vhost-user; queues come ready from vhost_test.c.
+ * vhost-user; queues come ready from vhost_user_frontend.c.
  *
  * net: queue pair p is rx ring 2p and tx ring 2p + 1.  Each frame is a
  * virtio-net header (12 bytes: VERSION_1, no offloads) and an Ethernet
@@ -894,7 +894,7 @@ int vt_blk_run(void)
 	blk_sweep(BLK_T_IN);
 
 	if (blk.id[0])
-		fprintf(stderr, "vhost_test: the disk's id: \"%s\"\n", blk.id);
+		fprintf(stderr, "vhost_user_frontend: the disk's id: \"%s\"\n", blk.id);
 	printf("Requests: %lu\n", done);
 	printf("Reads: %lu\n", blk.reads);
 	printf("Writes: %lu\n", blk.writes);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vhost_test --torture=CASE: break one rule of the virtio or vhost-user
+ * vhost_user_frontend --torture=CASE: break one rule of the virtio or vhost-user
  * specification and record what the backend did.  A report about the
  * peer, not a pass or fail of ours: the line printed is
  *

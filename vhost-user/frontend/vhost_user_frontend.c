@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vhost_test: the driver's ring code against a real vhost-user backend.
+ * vhost_user_frontend: the driver's ring code against a real vhost-user backend.
  *
- *   vhost_test --socket=PATH --device=net|blk [options]
+ *   vhost_user_frontend --socket=PATH --device=net|blk [options]
  *
  * The virtqueues are made with vring_create_virtqueue() and driven only
  * through the kernel API, so a kernel tree's virtio_ring.c (GUEST=kernel)
@@ -127,7 +127,7 @@ void vt_fail(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "vhost_test: ");
+	fprintf(stderr, "vhost_user_frontend: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -285,7 +285,7 @@ void vt_connect(void)
 
 	/* Waiting for a backend that is starting is fine, silently is not. */
 	if (access(vt.socket, F_OK))
-		fprintf(stderr, "vhost_test: no socket at %s yet: waiting up to "
+		fprintf(stderr, "vhost_user_frontend: no socket at %s yet: waiting up to "
 			"%u s for a backend to listen there (--timeout)\n",
 			vt.socket, (vt.timeout_ms + 999) / 1000);
 	err = vu_connect(&vt.front, vt.socket, vt.timeout_ms);
@@ -450,12 +450,12 @@ static void queues_destroy(void)
 static void usage(void)
 {
 	printf(
-"Usage: vhost_test --socket=PATH --device=net|blk [--packed] [--in-order]\n"
-"                  [--[no-]indirect] [--[no-]event-idx] [--ring-size=N]\n"
-"                  [--queues=N] [--count=N] [--seconds=S] [--timeout=S]\n"
-"                  [--frame-len=N] [--burst=N] [--poll] [--seed=N]\n"
-"                  [--peer-pid=PID] [--cpu=N] [--torture=CASE|list]\n"
-"                  [--version] [--help]\n"
+"Usage: vhost_user_frontend --socket=PATH --device=net|blk [--packed]\n"
+"                           [--in-order] [--[no-]indirect] [--[no-]event-idx]\n"
+"                           [--ring-size=N] [--queues=N] [--count=N]\n"
+"                           [--seconds=S] [--timeout=S] [--frame-len=N]\n"
+"                           [--burst=N] [--poll] [--seed=N] [--peer-pid=PID]\n"
+"                           [--cpu=N] [--torture=CASE|list] [--version] [--help]\n"
 "\n"
 "Drive a vhost-user backend listening on PATH with this build's ring code\n"
 "(%s), checking everything that comes back.\n"
@@ -526,7 +526,7 @@ static void parse_options(int argc, char *argv[])
 		{ }
 	};
 	static const struct rig_getopt common = {
-		.prog = "vhost_test", .usage = usage, .features = &vt.ring_features,
+		.prog = "vhost_user_frontend", .usage = usage, .features = &vt.ring_features,
 		.packed = &vt.packed, .in_order = &vt.in_order, .no_operands = true,
 	};
 	unsigned int timeout = 0;	/* --timeout's seconds */
@@ -631,7 +631,8 @@ int main(int argc, char *argv[])
 
 	if (!vu_region_create(&vt.region, region_size()))
 		rig_die("shared memory of %zu bytes", region_size());
-	rig_arena_init(&vt.arena, "vhost_test shared memory", vt.region.addr, vt.region.size);
+	rig_arena_init(&vt.arena, "vhost_user_frontend shared memory", vt.region.addr,
+		       vt.region.size);
 	/* From here every kmalloc() of the ring code is shared memory. */
 	rig_arena_attach(&vt.arena);
 	rig_vdev_init(&vt.vdev, 0);

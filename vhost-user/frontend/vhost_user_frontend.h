@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vhost_test: the driver (virtio_ring.c through the kernel API) against a
- * vhost-user backend in another process.  What the program's parts share:
- * the connection, the shared memory, the queues, waiting with a timeout,
- * failing with the ring state.  vhost_test.c sets up and tears down,
- * vhost_test_requests.c holds the device models (net, blk), vhost_test_torture.c the
- * backend torture cases.
+ * vhost_user_frontend: the driver (virtio_ring.c through the kernel API)
+ * against a vhost-user backend in another process.  What the program's
+ * parts share: the connection, the shared memory, the queues, waiting with
+ * a timeout, failing with the ring state.  vhost_user_frontend.c sets up
+ * and tears down, requests.c holds the device models (net, blk), torture.c
+ * the backend torture cases.
  */
-#ifndef RIG_VHOST_TEST_H
-#define RIG_VHOST_TEST_H
+#ifndef RIG_VU_FRONTEND_PROG_H
+#define RIG_VU_FRONTEND_PROG_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -72,7 +72,7 @@ unsigned long long vt_now_ns(void);
 void vt_fail(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
 
-/* Set-up and tear-down (vhost_test.c). */
+/* Set-up and tear-down (vhost_user_frontend.c). */
 void vt_connect(void);
 void vt_start_queues(unsigned int n);
 void vt_stop_queues(bool check);
@@ -105,4 +105,4 @@ int vt_torture_run(void);
 void vt_torture_list(void);
 bool vt_torture_known(const char *name);
 
-#endif /* RIG_VHOST_TEST_H */
+#endif /* RIG_VU_FRONTEND_PROG_H */
