@@ -36,8 +36,7 @@ vhost_net_test-objs = $(VHOST_NET_PROG_OBJS)
 # bench/wakeup: what a round trip between two CPUs costs (bench/README).
 PROGS += bench/wakeup
 TEST_PROGS += tests/hostile
-tests/hostile-objs := tests/said.o
-tests/hostile-main := tests/hostile_host.o
+tests/hostile-objs := tests/said.o tests/hostile_host.o tests/hostile_guest.o
 TEST_PROGS += tests/vhost_core_hostile
 tests/vhost_core_hostile-objs = $(VHOST_OBJS)
 TEST_PROGS += tests/vhost_net_hostile
@@ -55,7 +54,7 @@ tests/edges-objs := tests/said.o
 TEST_PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost-user/protocol/wire.o
 TEST_PROGS += tests/vhost_hostile
-tests/vhost_hostile-objs := vhost-user/wire.o harness/ktap.o
+tests/vhost_hostile-objs := vhost-user/protocol/wire.o harness/ktap.o
 
 # vhost-user (vhost-user/README): the backend ./vhost_dev and the frontend
 # ./vhost_user_frontend, run from the top level like the other programs.

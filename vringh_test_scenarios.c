@@ -686,7 +686,7 @@ static void scenario_packed_cross_end(void)
  * descriptor carries the buffer id (2.8.6): here the others hold junk.
  * WRITE on an INDIRECT descriptor is reserved and ignored (2.8.7), and so
  * are the ids inside a table; a table may hold empty entries.  (Any flag
- * but WRITE inside a table breaks 2.8.19: tests/hostile.c.)  The
+ * but WRITE inside a table breaks 2.8.19: tests/hostile_host.c.)  The
  * test rewrites what the driver wrote, keeping each list's length, so the
  * driver's own bookkeeping still holds.
  */

@@ -3,7 +3,7 @@
  * A hostile descriptor layout, written as a table: one row per descriptor
  * a malicious guest writes (where, and its four fields), laid into a split
  * ring's descriptor table or an indirect table by one loop.  The hostile
- * programs (tests/hostile.c against vringh, tests/vhost_core_hostile.c
+ * programs (tests/hostile_host.c against vringh, tests/vhost_core_hostile.c
  * against the kernel's vhost core) state a case as its layout and its
  * expectation; each passes its own set_desc(), which knows its byte order.
  */

@@ -1,49 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile rings: one case per way a peer can break the rules.
- *
- * Host-side cases build a split ring by hand, as a malicious guest would,
- * and check that vringh refuses it with the right error and a printed
- * message.  Guest-side cases let a real driver queue add a buffer, then
- * scribble a bad used ring entry, and check that the queue is marked broken
- * with a message and returns nothing.
- *
- * Usage: hostile --list | hostile CASE | hostile -h
- * Exit 0 when the ring code handled the case, 1 when it did not, 2 for a
- * usage error, 77 when the ring code under test lacks what the case needs
- * (a SKIP: a packed vringh, VIRTIO_F_IN_ORDER), 78 when a kernel tree's
- * code did not detect what it is known not to (a TODO, struct
- * hostile_case.kernel_gap, shown by the CHECKF_GAP it is about; any other
- * check failing is a failure).  Every case runs, whichever code is linked.
+ * tests/hostile, host side: split and packed rings the test writes by hand,
+ * as a malicious guest would, and vringh must refuse with the right error
+ * and a printed message; in-order rings; and the specification's rules
+ * the host can observe.  The cases' table is in hostile.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#include <linux/virtio.h>
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
 #include "harness/harness.h"
-#include "harness/mockdev.h"
 #include "tests/chain.h"
+#include "tests/hostile.h"
 #include "tests/said.h"
 
-static const char help[] =
-"Usage: hostile --list | hostile --gaps | hostile CASE\n"
-"Run one hostile-ring case (--list names them all).  Exit 0: the ring code\n"
-"handled it; 1: it did not; 2: usage error; 77: SKIP, the linked ring code\n"
-"lacks what the case needs; 78: TODO, a kernel tree's code did not detect\n"
-"what it is known not to (a pass then says the gap is gone).\n";
-
-#define RING_SIZE	16
 #define MEM_SIZE	(64 * 1024)
 #define OFF_TABLE	16384
 #define OFF_DATA	32768
@@ -197,7 +174,7 @@ static u16 take(void)
 	return head;
 }
 
-static int host_head_out_of_range(void)
+int host_head_out_of_range(void)
 {
 	host_setup();
 	offer(RING_SIZE);
@@ -205,7 +182,7 @@ static int host_head_out_of_range(void)
 				  "but the ring has only");
 }
 
-static int host_next_out_of_range(void)
+int host_next_out_of_range(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, RING_SIZE);
@@ -214,7 +191,7 @@ static int host_next_out_of_range(void)
 				  "past the ring's");
 }
 
-static int host_desc_loop(void)
+int host_desc_loop(void)
 {
 	host_setup();
 	OFFER(CHAIN_LOOP(data_addr));
@@ -223,7 +200,7 @@ static int host_desc_loop(void)
 }
 
 /* A chain through zero-length descriptors still may not exceed the ring. */
-static int host_chain_longer_than_ring(void)
+int host_chain_longer_than_ring(void)
 {
 	unsigned int i;
 
@@ -241,7 +218,7 @@ static struct vring_desc *table(void)
 	return gaddr(OFF_TABLE);
 }
 
-static int host_indirect_loop(void)
+int host_indirect_loop(void)
 {
 	struct vring_desc *t;
 
@@ -254,7 +231,7 @@ static int host_indirect_loop(void)
 				  "chains through more than its");
 }
 
-static int host_nested_indirect(void)
+int host_nested_indirect(void)
 {
 	struct vring_desc *t;
 
@@ -266,7 +243,7 @@ static int host_nested_indirect(void)
 	return expect_getdesc(-EINVAL, range_getrange);
 }
 
-static int host_indirect_len_zero(void)
+int host_indirect_len_zero(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], (uintptr_t)table(), 0, VRING_DESC_F_INDIRECT, 0);
@@ -277,7 +254,7 @@ static int host_indirect_len_zero(void)
 				  range_getrange, "nonzero number");
 }
 
-static int host_indirect_len_odd(void)
+int host_indirect_len_odd(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], (uintptr_t)table(), 24, VRING_DESC_F_INDIRECT, 0);
@@ -286,7 +263,7 @@ static int host_indirect_len_odd(void)
 				  "nonzero number");
 }
 
-static int host_indirect_outside_range(void)
+int host_indirect_outside_range(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], (uintptr_t)gaddr(MEM_SIZE + 4096), 32,
@@ -295,7 +272,7 @@ static int host_indirect_outside_range(void)
 	return expect_getdesc(-EINVAL, range_getrange);
 }
 
-static int host_readable_after_writable(void)
+int host_readable_after_writable(void)
 {
 	host_setup();
 	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_WRITE | VRING_DESC_F_NEXT, 1 },
@@ -303,7 +280,7 @@ static int host_readable_after_writable(void)
 	return expect_getdesc(-EINVAL, range_getrange);
 }
 
-static int host_addr_outside_range(void)
+int host_addr_outside_range(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], (uintptr_t)gaddr(MEM_SIZE - 4), 8, 0, 0);
@@ -322,7 +299,7 @@ static bool everything_getrange(struct vringh *v __attribute__((unused)),
 	return true;
 }
 
-static int host_addr_wraps(void)
+int host_addr_wraps(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], ~0ULL - 15, 64, 0, 0);
@@ -330,7 +307,7 @@ static int host_addr_wraps(void)
 	return expect_getdesc(-EINVAL, everything_getrange);
 }
 
-static int host_avail_idx_jump(void)
+int host_avail_idx_jump(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], data_addr(0), 8, 0, 0);
@@ -339,7 +316,7 @@ static int host_avail_idx_jump(void)
 				  "avail index jumped");
 }
 
-static int host_ring_outside_window(void)
+int host_ring_outside_window(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], data_addr(0), 8, 0, 0);
@@ -354,7 +331,7 @@ static int host_ring_outside_window(void)
  * of 2) and 65536 (its index would not fit the 16-bit ring indices);
  * accepted: both ends, 1 and 32768.
  */
-static int host_bad_ring_size(void)
+int host_bad_ring_size(void)
 {
 	static const unsigned int bad[] = { 0, 3, 65536 }, good[] = { 1, 32768 };
 	struct vring hvr;
@@ -423,7 +400,7 @@ static int expect_getdesc_ok(bool (*getrange)(struct vringh *, u64, struct vring
 }
 
 /* Edge of host-head-out-of-range: the last descriptor as a head. */
-static int host_head_last(void)
+int host_head_last(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[RING_SIZE - 1], data_addr(0), 8, 0, 0);
@@ -432,7 +409,7 @@ static int host_head_last(void)
 }
 
 /* Edge of host-next-out-of-range: a chain into the last descriptor. */
-static int host_next_last(void)
+int host_next_last(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], data_addr(0), 8, VRING_DESC_F_NEXT, RING_SIZE - 1);
@@ -442,7 +419,7 @@ static int host_next_last(void)
 }
 
 /* Edge of host-avail-idx-jump: a whole ring available at once. */
-static int host_avail_idx_full(void)
+int host_avail_idx_full(void)
 {
 	unsigned int i;
 
@@ -457,7 +434,7 @@ static int host_avail_idx_full(void)
 }
 
 /* Edge of host-chain-longer-than-ring: a chain of every descriptor. */
-static int host_chain_whole_ring(void)
+int host_chain_whole_ring(void)
 {
 	unsigned int i;
 
@@ -470,7 +447,7 @@ static int host_chain_whole_ring(void)
 }
 
 /* Edge of host-addr-wraps: a buffer whose last byte is the last address. */
-static int host_addr_ends_at_top(void)
+int host_addr_ends_at_top(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], ~0ULL - 63, 64, 0, 0);
@@ -482,7 +459,7 @@ static int host_addr_ends_at_top(void)
  * Edge of host-addr-outside-range: a buffer whose last byte is the last
  * byte of guest memory.
  */
-static int host_addr_ends_at_memory_end(void)
+int host_addr_ends_at_memory_end(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], (uintptr_t)gaddr(MEM_SIZE - 8), 8, 0, 0);
@@ -508,13 +485,13 @@ static void offer_table_chaining_to_2(unsigned int entries)
 	offer(0);
 }
 
-static int host_indirect_next_out_of_range(void)
+int host_indirect_next_out_of_range(void)
 {
 	offer_table_chaining_to_2(2);
 	return expect_getdesc_why(-EINVAL, range_getrange, "past its");
 }
 
-static int host_indirect_next_last(void)
+int host_indirect_next_last(void)
 {
 	offer_table_chaining_to_2(3);
 	return expect_getdesc_ok(range_getrange);
@@ -542,7 +519,7 @@ static void take_whole_ring(struct vring_used_elem *elems)
 	}
 }
 
-static int host_complete_multi_too_many(void)
+int host_complete_multi_too_many(void)
 {
 	struct vring_used_elem elems[RING_SIZE + 1];
 	size_t said;
@@ -559,7 +536,7 @@ static int host_complete_multi_too_many(void)
 	return 0;
 }
 
-static int host_complete_multi_whole_ring(void)
+int host_complete_multi_whole_ring(void)
 {
 	struct vring_used_elem elems[RING_SIZE + 1];
 	int err;
@@ -663,7 +640,7 @@ static int expect_packed(int want, unsigned int takes,
 	return expect_packed_why(want, takes, getrange, NULL);
 }
 
-static int host_packed_id_out_of_range(void)
+int host_packed_id_out_of_range(void)
 {
 	packed_setup();
 	set_pdesc(0, data_addr(0), 8, RING_SIZE, 0, true);
@@ -672,7 +649,7 @@ static int host_packed_id_out_of_range(void)
 }
 
 /* Two buffers in flight under one id. */
-static int host_packed_id_in_use(void)
+int host_packed_id_in_use(void)
 {
 	packed_setup();
 	set_pdesc(0, data_addr(0), 8, 3, 0, true);
@@ -681,7 +658,7 @@ static int host_packed_id_in_use(void)
 }
 
 /* Every descriptor chained, across the end of the ring and on. */
-static int host_packed_list_longer_than_ring(void)
+int host_packed_list_longer_than_ring(void)
 {
 	unsigned int i;
 
@@ -696,7 +673,7 @@ static int host_packed_list_longer_than_ring(void)
  * The device holds the buffer at 0; a list from 1 chains all round the
  * ring into it, the driver having rewritten it for the next lap.
  */
-static int host_packed_list_overruns_held(void)
+int host_packed_list_overruns_held(void)
 {
 	struct iovec rstack[4];
 	struct vringh_iov riov;
@@ -714,7 +691,7 @@ static int host_packed_list_overruns_held(void)
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
-static int host_packed_indirect_in_list(void)
+int host_packed_indirect_in_list(void)
 {
 	packed_setup();
 	set_pentry(0, data_addr(0), 8, 0);
@@ -723,7 +700,7 @@ static int host_packed_indirect_in_list(void)
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
-static int host_packed_indirect_with_next(void)
+int host_packed_indirect_with_next(void)
 {
 	packed_setup();
 	set_pentry(0, data_addr(0), 8, 0);
@@ -733,7 +710,7 @@ static int host_packed_indirect_with_next(void)
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
-static int host_packed_nested_indirect(void)
+int host_packed_nested_indirect(void)
 {
 	packed_setup();
 	set_pentry(0, data_addr(0), 8, 0);
@@ -742,7 +719,7 @@ static int host_packed_nested_indirect(void)
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
-static int host_packed_indirect_len_zero(void)
+int host_packed_indirect_len_zero(void)
 {
 	packed_setup();
 	set_pdesc(0, (uintptr_t)ptable(), 0, 0, VRING_DESC_F_INDIRECT, true);
@@ -750,7 +727,7 @@ static int host_packed_indirect_len_zero(void)
 				 "nonzero number");
 }
 
-static int host_packed_indirect_len_odd(void)
+int host_packed_indirect_len_odd(void)
 {
 	packed_setup();
 	set_pdesc(0, (uintptr_t)ptable(), 24, 0, VRING_DESC_F_INDIRECT, true);
@@ -758,7 +735,7 @@ static int host_packed_indirect_len_odd(void)
 }
 
 /* A table of more entries than the ring: a list longer than the ring. */
-static int host_packed_indirect_too_long(void)
+int host_packed_indirect_too_long(void)
 {
 	unsigned int i;
 
@@ -771,7 +748,7 @@ static int host_packed_indirect_too_long(void)
 				 "more than the ring's");
 }
 
-static int host_packed_indirect_outside_range(void)
+int host_packed_indirect_outside_range(void)
 {
 	packed_setup();
 	set_pdesc(0, (uintptr_t)gaddr(MEM_SIZE + 4096), 32, 0,
@@ -780,7 +757,7 @@ static int host_packed_indirect_outside_range(void)
 }
 
 /* AVAIL and USED both equal to the driver's wrap counter at the head. */
-static int host_packed_wrap_confusion_head(void)
+int host_packed_wrap_confusion_head(void)
 {
 	packed_setup();
 	set_pdesc(0, data_addr(0), 8, 0, PACKED_F_USED, true);
@@ -789,7 +766,7 @@ static int host_packed_wrap_confusion_head(void)
 }
 
 /* A list whose second descriptor still has the previous lap's flags. */
-static int host_packed_wrap_confusion_list(void)
+int host_packed_wrap_confusion_list(void)
 {
 	packed_setup();
 	set_pdesc(0, data_addr(0), 8, 0, VRING_DESC_F_NEXT, true);
@@ -797,7 +774,7 @@ static int host_packed_wrap_confusion_list(void)
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
-static int host_packed_readable_after_writable(void)
+int host_packed_readable_after_writable(void)
 {
 	packed_setup();
 	set_pdesc(0, data_addr(0), 8, 0, VRING_DESC_F_WRITE | VRING_DESC_F_NEXT,
@@ -806,21 +783,21 @@ static int host_packed_readable_after_writable(void)
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
-static int host_packed_addr_outside_range(void)
+int host_packed_addr_outside_range(void)
 {
 	packed_setup();
 	set_pdesc(0, (uintptr_t)gaddr(MEM_SIZE - 4), 8, 0, 0, true);
 	return expect_packed(-EINVAL, 0, range_getrange);
 }
 
-static int host_packed_addr_wraps(void)
+int host_packed_addr_wraps(void)
 {
 	packed_setup();
 	set_pdesc(0, ~0ULL - 15, 64, 0, 0, true);
 	return expect_packed(-EINVAL, 0, everything_getrange);
 }
 
-static int host_packed_ring_outside_window(void)
+int host_packed_ring_outside_window(void)
 {
 	packed_setup();
 	set_pdesc(0, data_addr(0), 8, 0, 0, true);
@@ -829,7 +806,7 @@ static int host_packed_ring_outside_window(void)
 	return expect_packed(-EFAULT, 0, range_getrange);
 }
 
-static int host_packed_bad_ring_size(void)
+int host_packed_bad_ring_size(void)
 {
 	static const unsigned int bad[] = { 0, 32769, 65536 };
 	struct vring_packed hpr;
@@ -869,7 +846,7 @@ static int host_packed_bad_ring_size(void)
  * twice in a batch, writes nothing; the right ids then complete, out of
  * order, each at the next used offset.
  */
-static int host_packed_complete_bad_id(void)
+int host_packed_complete_bad_id(void)
 {
 	struct vring_used_elem twice[2];
 	struct iovec rstack[4];
@@ -912,7 +889,7 @@ static int host_packed_complete_bad_id(void)
 }
 
 /* Abandon may only give back buffers not completed since. */
-static int host_packed_abandon_completed(void)
+int host_packed_abandon_completed(void)
 {
 	struct iovec rstack[4];
 	struct vringh_iov riov;
@@ -943,7 +920,7 @@ static int host_packed_abandon_completed(void)
 }
 
 /* A device-writable buffer when the caller takes only readable ones. */
-static int host_packed_unexpected_direction(void)
+int host_packed_unexpected_direction(void)
 {
 	struct iovec rstack[4];
 	struct vringh_iov riov;
@@ -971,7 +948,7 @@ static int expect_packed_ok(void)
 }
 
 /* Edge of host-packed-id-out-of-range: the last id. */
-static int host_packed_id_last(void)
+int host_packed_id_last(void)
 {
 	packed_setup();
 	set_pdesc(0, data_addr(0), 8, RING_SIZE - 1, 0, true);
@@ -979,7 +956,7 @@ static int host_packed_id_last(void)
 }
 
 /* Edge of host-packed-list-longer-than-ring: a list of every descriptor. */
-static int host_packed_list_whole_ring(void)
+int host_packed_list_whole_ring(void)
 {
 	unsigned int i;
 
@@ -991,7 +968,7 @@ static int host_packed_list_whole_ring(void)
 }
 
 /* Edge of host-packed-indirect-too-long: a table as long as the ring. */
-static int host_packed_indirect_whole_ring(void)
+int host_packed_indirect_whole_ring(void)
 {
 	unsigned int i;
 
@@ -1007,7 +984,7 @@ static int host_packed_indirect_whole_ring(void)
  * complete_multi of more buffers than the ring holds (refused, nothing
  * written) and of a whole ring's worth, every id taken (accepted).
  */
-static int host_packed_complete_multi_bounds(void)
+int host_packed_complete_multi_bounds(void)
 {
 	struct vring_used_elem elems[RING_SIZE + 1];
 	unsigned int i;
@@ -1036,287 +1013,7 @@ static int host_packed_complete_multi_bounds(void)
 	return 0;
 }
 
-#define PACKED_HOST_CASE(name, fn)	RIG_HOST_CASE(name, fn)
-#else
-static int no_packed_host(void)
-{
-	rig_require_packed_host(rig_case_name);
-	return RIG_EXIT_FAIL;
-}
-
-#define PACKED_HOST_CASE(name, fn)	RIG_HOST_CASE(name, no_packed_host)
 #endif
-
-/*
- * Guest side: a real queue, a device that lies in the used ring.
- */
-static struct virtio_device vdev;
-static struct rig_queue queue;
-static struct virtqueue *vq;		/* queue.vq */
-static struct mockdev dev;		/* the device, which lies */
-static char inbuf[16];
-
-static bool guest_notify(struct virtqueue *q __attribute__((unused)))
-{
-	return true;
-}
-
-/* A real queue with @features; the mock device on its ring. */
-static void guest_queue(u64 features, const char *name)
-{
-	rig_vdev_init(&vdev, features);
-	rig_queue_make(&queue, &vdev, RING_SIZE, NULL, false, guest_notify,
-		       NULL, name);
-	vq = queue.vq;
-	mockdev_init(&dev, &vdev, &queue.ring);
-}
-
-/* Add one 16-byte in buffer; return the head the driver used. */
-static u16 guest_setup(void)
-{
-	struct scatterlist sg;
-
-	guest_queue(0, "hostile vq");
-	sg_init_one(&sg, inbuf, sizeof(inbuf));
-	CHECK(virtqueue_add_inbuf(vq, &sg, 1, inbuf, GFP_KERNEL) == 0);
-	virtqueue_kick(vq);
-	return virtio16_to_cpu(&vdev, queue.ring.vring.avail->ring[0]);
-}
-
-/* A split used element in @slot, the used index moved to @new_idx. */
-static void device_uses_at(unsigned int slot, u32 id, u32 len, u16 new_idx)
-{
-	mockdev_write_used(&dev, slot, id, len);
-	mockdev_set_used_idx(&dev, new_idx);
-}
-
-/* A packed used descriptor at @off, in the first lap. */
-static void device_uses_packed_at(unsigned int off, u16 id, u32 len)
-{
-	mockdev_write_used_packed(&dev, off, id, len,
-				  mockdev_used_flags(true, len));
-}
-
-/* get_buf must return nothing, break the queue and say so (@why). */
-static int expect_broken_why(const char *why)
-{
-	unsigned int len = 0;
-	struct scatterlist sg;
-	size_t said;
-	void *buf;
-
-	capture_begin();
-	buf = virtqueue_get_buf(vq, &len);
-	said = capture_end();
-	CHECKF_GAP(buf == NULL, "get_buf returned %p from a lying device", buf);
-	CHECK_GAP(virtqueue_is_broken(vq));
-	CHECKF(said > 0, "queue broken without a message");
-	CHECKF(said_why(false, why), "broken, but not because \"%s\"", why);
-
-	/* Broken stays broken. */
-	CHECK(virtqueue_get_buf(vq, &len) == NULL);
-	sg_init_one(&sg, inbuf, sizeof(inbuf));
-	CHECK(virtqueue_add_inbuf(vq, &sg, 1, inbuf, GFP_KERNEL) == -EIO);
-	CHECK(virtqueue_is_broken(vq));
-
-	/* The buffer can still be reclaimed, and nothing leaks. */
-	CHECK(virtqueue_detach_unused_buf(vq) == inbuf);
-	rig_queue_destroy(&queue);
-	return 0;
-}
-
-static int expect_broken(void)
-{
-	return expect_broken_why(NULL);
-}
-
-static int guest_id_out_of_range(void)
-{
-	guest_setup();
-	device_uses_at(0, RING_SIZE, 0, 1);
-	return expect_broken_why("out of range");
-}
-
-static int guest_id_not_in_flight(void)
-{
-	u16 head = guest_setup();
-
-	device_uses_at(0, (head + 1) % RING_SIZE, 0, 1);
-	return expect_broken();
-}
-
-static int guest_len_too_big(void)
-{
-	u16 head = guest_setup();
-
-	device_uses_at(0, head, sizeof(inbuf) + 1, 1);
-	return expect_broken();
-}
-
-static int guest_used_idx_jump(void)
-{
-	u16 head = guest_setup();
-
-	device_uses_at(0, head, 0, RING_SIZE + 1);
-	return expect_broken_why("ahead of");
-}
-
-/* virtio_break_device: every queue of the device stops. */
-static int guest_break_device(void)
-{
-	struct scatterlist sg;
-	unsigned int len;
-
-	guest_setup();
-	virtio_break_device(&vdev);
-	CHECK(virtqueue_is_broken(vq));
-	CHECK(virtqueue_get_buf(vq, &len) == NULL);
-	sg_init_one(&sg, inbuf, sizeof(inbuf));
-	CHECK(virtqueue_add_inbuf(vq, &sg, 1, inbuf, GFP_KERNEL) == -EIO);
-	CHECK(!virtqueue_kick(vq));
-	CHECK(virtqueue_detach_unused_buf(vq) == inbuf);
-	rig_queue_destroy(&queue);
-	return 0;
-}
-
-/*
- * Guest side, packed ring: a real packed queue (on memory of the harness's
- * with the rig's driver, else where vring_create_virtqueue() puts it), one
- * in buffer added, then a device that lies in the used descriptor it
- * writes at offset 0.
- */
-/* Add one 16-byte in buffer to a new packed queue; return its id. */
-static u16 guest_packed_setup(void)
-{
-	struct scatterlist sg;
-
-	guest_queue(1ULL << VIRTIO_F_RING_PACKED | 1ULL << VIRTIO_F_VERSION_1,
-		    "hostile packed vq");
-	sg_init_one(&sg, inbuf, sizeof(inbuf));
-	CHECK(virtqueue_add_inbuf(vq, &sg, 1, inbuf, GFP_KERNEL) == 0);
-	virtqueue_kick(vq);
-	return le16_to_cpu(queue.ring.vring_packed.desc[0].id);
-}
-
-static int guest_packed_id_out_of_range(void)
-{
-	guest_packed_setup();
-	device_uses_packed_at(0, RING_SIZE, 0);
-	return expect_broken_why("out of range");
-}
-
-static int guest_packed_id_not_in_flight(void)
-{
-	u16 id = guest_packed_setup();
-
-	device_uses_packed_at(0, (id + 1) % RING_SIZE, 0);
-	return expect_broken();
-}
-
-static int guest_packed_len_too_big(void)
-{
-	u16 id = guest_packed_setup();
-
-	device_uses_packed_at(0, id, sizeof(inbuf) + 1);
-	return expect_broken();
-}
-
-/*
- * The used descriptor written with the other lap's flags (AVAIL = USED = 0
- * where the device's wrap counter is 1): the buffer would never come back.
- */
-static int guest_packed_wrong_lap(void)
-{
-	u16 id = guest_packed_setup();
-
-	mockdev_write_used_packed(&dev, 0, id, 0, mockdev_used_flags(false, 0));
-	return expect_broken_why("wrong lap");
-}
-
-/* The reserved device event flags value 0x3: kick_prepare breaks the queue. */
-static int guest_packed_device_flags_reserved(void)
-{
-	size_t said;
-	bool kick;
-
-	guest_packed_setup();
-	WRITE_ONCE(queue.ring.vring_packed.device->flags, cpu_to_le16(3));
-	capture_begin();
-	kick = virtqueue_kick_prepare(vq);
-	said = capture_end();
-	CHECK_GAP(!kick && virtqueue_is_broken(vq));
-	CHECKF(said > 0 && said_why(false, "reserved"),
-	       "broken without saying the flags are reserved");
-	CHECK(virtqueue_detach_unused_buf(vq) == inbuf);
-	rig_queue_destroy(&queue);
-	return 0;
-}
-
-/* get_buf must return inbuf with @len, the queue not broken, no message. */
-static int expect_returned(unsigned int want_len)
-{
-	unsigned int len = 0;
-	size_t said;
-	void *buf;
-
-	capture_begin();
-	buf = virtqueue_get_buf(vq, &len);
-	said = capture_end();
-	CHECKF(buf == inbuf, "get_buf returned %p, not the buffer used", buf);
-	CHECKF(len == want_len, "get_buf said %u bytes, the device %u", len,
-	       want_len);
-	CHECK(!virtqueue_is_broken(vq) && said == 0);
-	rig_queue_destroy(&queue);
-	return 0;
-}
-
-/* Edges of guest-len-too-big: the whole buffer written, split and packed. */
-static int guest_len_whole_buffer(void)
-{
-	u16 head = guest_setup();
-
-	device_uses_at(0, head, sizeof(inbuf), 1);
-	return expect_returned(sizeof(inbuf));
-}
-
-static int guest_packed_len_whole_buffer(void)
-{
-	u16 id = guest_packed_setup();
-
-	device_uses_packed_at(0, id, sizeof(inbuf));
-	return expect_returned(sizeof(inbuf));
-}
-
-/*
- * Edge of guest-used-idx-jump: a whole ring of buffers used at once, the
- * used index RING_SIZE ahead; every one comes back, in the order used.
- */
-static int guest_used_idx_full(void)
-{
-	static char bufs[RING_SIZE][16];
-	struct scatterlist sg;
-	unsigned int i, n, len;
-	u16 id;
-
-	guest_queue(0, "hostile vq");
-	for (i = 0; i < RING_SIZE; i++) {
-		sg_init_one(&sg, bufs[i], sizeof(bufs[i]));
-		CHECK(virtqueue_add_inbuf(vq, &sg, 1, bufs[i], GFP_KERNEL) == 0);
-	}
-	virtqueue_kick(vq);
-	for (i = 0; i < RING_SIZE; i++) {
-		CHECK(mockdev_take(&dev, &id, &n));
-		mockdev_use(&dev, id, i, 1, n);
-	}
-	mockdev_publish(&dev);
-	for (i = 0; i < RING_SIZE; i++) {
-		CHECKF(virtqueue_get_buf(vq, &len) == bufs[i] && len == i,
-		       "buffer %u of a full ring used did not come back", i);
-	}
-	CHECK(!virtqueue_is_broken(vq) && !virtqueue_get_buf(vq, &len));
-	rig_queue_destroy(&queue);
-	return 0;
-}
 
 /*
  * In order (VIRTIO_F_IN_ORDER), host side: a driver that breaks ring order
@@ -1337,7 +1034,7 @@ static void in_order_setup(void)
 }
 
 /* The first chain starts at offset 0 (2.7.5). */
-static int host_in_order_first_head(void)
+int host_in_order_first_head(void)
 {
 	in_order_setup();
 	OFFER({ 3, data_addr(0), 8, 0, 0 });
@@ -1345,7 +1042,7 @@ static int host_in_order_first_head(void)
 }
 
 /* A chain of two at 0, then a buffer at 5 where 2 was due. */
-static int host_in_order_head_skips(void)
+int host_in_order_head_skips(void)
 {
 	in_order_setup();
 	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_NEXT, 1 },
@@ -1356,7 +1053,7 @@ static int host_in_order_head_skips(void)
 }
 
 /* Descriptor 0 chains to 2, not 1 (2.7.5.2). */
-static int host_in_order_next_skips(void)
+int host_in_order_next_skips(void)
 {
 	in_order_setup();
 	OFFER({ 0, data_addr(0), 8, VRING_DESC_F_NEXT, 2 },
@@ -1369,7 +1066,7 @@ static int host_in_order_next_skips(void)
  * a head past the ring; then a right one writes one element, in the slot
  * of the batch's first buffer, and moves the used index by two.
  */
-static int host_in_order_bad_batch(void)
+int host_in_order_bad_batch(void)
 {
 	int err1, err2, err3;
 	size_t said;
@@ -1398,7 +1095,7 @@ static int host_in_order_bad_batch(void)
 }
 
 /* Without VIRTIO_F_IN_ORDER a batch is refused, split or packed. */
-static int host_batch_without_in_order(void)
+int host_batch_without_in_order(void)
 {
 	size_t said;
 	int err;
@@ -1434,7 +1131,7 @@ static int host_batch_without_in_order(void)
  * Then the batch {5, 8 bytes} of two goes over descriptor 0, and the used
  * offset skips all three descriptors.
  */
-static int host_packed_in_order_out_of_order(void)
+int host_packed_in_order_out_of_order(void)
 {
 	struct vring_used_elem backwards[2];
 	int err[5];
@@ -1477,7 +1174,7 @@ static int host_packed_in_order_out_of_order(void)
 }
 
 /* Packed: an id offered again while outstanding makes a batch ambiguous. */
-static int host_packed_in_order_id_reused(void)
+int host_packed_in_order_id_reused(void)
 {
 	host_features |= IN_ORDER_F;
 	packed_setup();
@@ -1486,140 +1183,7 @@ static int host_packed_in_order_id_reused(void)
 	return expect_packed(-EINVAL, 1, range_getrange);
 }
 
-#define IN_ORDER_HOST_CASE(name, fn)	RIG_HOST_CASE(name, fn)
-#else
-static int no_in_order_host(void)
-{
-	rig_require_in_order(rig_case_name, true);
-	return RIG_EXIT_FAIL;
-}
-
-#define IN_ORDER_HOST_CASE(name, fn)	RIG_HOST_CASE(name, no_in_order_host)
 #endif
-
-/*
- * In order, guest side: a device that reports a batch whose id is not an
- * outstanding buffer (never made available, already used, or not a
- * buffer's id at all), or (split) a batch longer than the used index says.
- * The buffers are 16-byte in buffers of @parts parts; the rig's driver
- * puts them in ring order from 0 (split heads 0, 1, ...; packed ids are
- * the offsets of their first descriptors).
- */
-static char io_bufs[4][16];
-static unsigned int io_added;
-
-static void guest_in_order_add(unsigned int parts)
-{
-	struct scatterlist sg[2];
-	unsigned int i;
-
-	sg_init_table(sg, parts);
-	for (i = 0; i < parts; i++)
-		sg_set_buf(&sg[i], io_bufs[io_added] + i * 8, 16 / parts);
-	CHECK(virtqueue_add_inbuf(vq, sg, parts, io_bufs[io_added],
-				  GFP_KERNEL) == 0);
-	io_added++;
-}
-
-static void guest_in_order_setup(bool packed, unsigned int n,
-				 unsigned int parts)
-{
-	rig_require_in_order(rig_case_name, false);
-	guest_queue(1ULL << VIRTIO_F_IN_ORDER |
-		    (packed ? 1ULL << VIRTIO_F_RING_PACKED |
-			      1ULL << VIRTIO_F_VERSION_1 : 0),
-		    packed ? "hostile in-order packed vq" : "hostile in-order vq");
-	io_added = 0;
-	while (io_added < n)
-		guest_in_order_add(parts);
-	virtqueue_kick(vq);
-}
-
-/* The queue must break with a message; the @left buffers out come back. */
-static int expect_broken_in_order(unsigned int left)
-{
-	unsigned int len = 0, detached = 0;
-	size_t said;
-	void *buf;
-
-	capture_begin();
-	buf = virtqueue_get_buf(vq, &len);
-	said = capture_end();
-	CHECKF_GAP(buf == NULL, "get_buf returned %p from a lying device", buf);
-	CHECK(virtqueue_is_broken(vq));
-	CHECKF(said > 0, "queue broken without a message");
-	CHECK(virtqueue_get_buf(vq, &len) == NULL);
-	while ((buf = virtqueue_detach_unused_buf(vq)) != NULL) {
-		CHECK(buf == io_bufs[io_added - 1 - detached] ||
-		      buf == io_bufs[io_added - left + detached]);
-		detached++;
-	}
-	CHECKF(detached == left, "detached %u buffers, %u were out",
-	       detached, left);
-	rig_queue_destroy(&queue);
-	return 0;
-}
-
-/*
- * Linux 7.x's in-order driver takes a batch's last id on trust: it hands
- * back the buffers before it, as used in full, and breaks the queue only
- * on reaching a slot that holds no buffer (kernel/GAPS).
- */
-#define IN_ORDER_ID_GAP \
-	"the kernel's in-order virtio_ring returns the buffers before a batch's id without checking that the id is one in flight"
-
-/* Two buffers out (heads 0, 1); a batch ends with head 2. */
-static int guest_in_order_batch_id_not_in_flight(void)
-{
-	guest_in_order_setup(false, 2, 1);
-	device_uses_at(0, 2, 0, 2);
-	return expect_broken_in_order(2);
-}
-
-/* Three out; a batch ends with head 2, but the used index moves by two. */
-static int guest_in_order_batch_too_long(void)
-{
-	guest_in_order_setup(false, 3, 1);
-	device_uses_at(0, 2, 0, 2);
-	return expect_broken_in_order(3);
-}
-
-/* A batch of two (0, 1) comes back; then one names head 0 again. */
-static int guest_in_order_batch_id_used(void)
-{
-	unsigned int len;
-
-	guest_in_order_setup(false, 2, 1);
-	device_uses_at(0, 1, 16, 2);
-	CHECK(virtqueue_get_buf(vq, &len) == io_bufs[0] && len == 16);
-	CHECK(virtqueue_get_buf(vq, &len) == io_bufs[1] && len == 16);
-	guest_in_order_add(1);
-	device_uses_at(2, 0, 0, 3);
-	return expect_broken_in_order(1);
-}
-
-/* Packed: lists of two at 0 and 2; the used descriptor names id 1. */
-static int guest_packed_in_order_batch_id_not_a_buffer(void)
-{
-	guest_in_order_setup(true, 2, 2);
-	device_uses_packed_at(0, 1, 0);
-	return expect_broken_in_order(2);
-}
-
-/* Packed: a batch of two (ids 0, 1) comes back; then one names 0 again. */
-static int guest_packed_in_order_batch_id_used(void)
-{
-	unsigned int len;
-
-	guest_in_order_setup(true, 2, 1);
-	device_uses_packed_at(0, 1, 16);
-	CHECK(virtqueue_get_buf(vq, &len) == io_bufs[0] && len == 16);
-	CHECK(virtqueue_get_buf(vq, &len) == io_bufs[1] && len == 16);
-	guest_in_order_add(1);
-	device_uses_packed_at(2, 0, 0);
-	return expect_broken_in_order(1);
-}
-
 
 /*
  * The specification's rules (issue 13): one case per MUST or MUST NOT of the
@@ -1629,7 +1193,7 @@ static int guest_packed_in_order_batch_id_used(void)
  */
 
 /* 2.7.5.3.1: no INDIRECT unless VIRTIO_RING_F_INDIRECT_DESC. */
-static int spec_indirect_not_negotiated(void)
+int spec_indirect_not_negotiated(void)
 {
 	host_features = 0;
 	host_setup();
@@ -1641,7 +1205,7 @@ static int spec_indirect_not_negotiated(void)
 }
 
 /* 2.7.5.3.1: not both INDIRECT and NEXT. */
-static int spec_indirect_with_next(void)
+int spec_indirect_with_next(void)
 {
 	host_setup();
 	set_desc(&table()[0], data_addr(0), 8, 0, 0);
@@ -1698,7 +1262,7 @@ static void offer_4gib_chain(u32 last)
  * 2.7.5.3.1: no chain longer than the queue size, indirect entries
  * included: four ring descriptors and a table of RING_SIZE - 3.
  */
-static int spec_chain_longer_than_queue(void)
+int spec_chain_longer_than_queue(void)
 {
 	offer_chain_with_table(4, RING_SIZE - 3);
 	return expect_getdesc_why(-EINVAL, range_getrange,
@@ -1706,7 +1270,7 @@ static int spec_chain_longer_than_queue(void)
 }
 
 /* The same rule for one table of RING_SIZE + 1 entries (packed: 2.8.18). */
-static int spec_table_longer_than_queue(void)
+int spec_table_longer_than_queue(void)
 {
 	offer_chain_with_table(0, RING_SIZE + 1);
 	return expect_getdesc_why(-EINVAL, range_getrange,
@@ -1718,7 +1282,7 @@ static int spec_table_longer_than_queue(void)
  * more byte; the getrange that claims all memory lets the sizes through
  * (getdesc only describes buffers, it does not touch them).
  */
-static int spec_chain_over_4gib(void)
+int spec_chain_over_4gib(void)
 {
 	offer_4gib_chain(1);
 	return expect_getdesc_why(-EINVAL, everything_getrange,
@@ -1726,26 +1290,26 @@ static int spec_chain_over_4gib(void)
 }
 
 /* Edges of the three above: a chain, a table, and bytes just at the limit. */
-static int spec_chain_as_long_as_queue(void)
+int spec_chain_as_long_as_queue(void)
 {
 	offer_chain_with_table(4, RING_SIZE - 4);
 	return expect_getdesc_ok(range_getrange);
 }
 
-static int spec_table_as_long_as_queue(void)
+int spec_table_as_long_as_queue(void)
 {
 	offer_chain_with_table(0, RING_SIZE);
 	return expect_getdesc_ok(range_getrange);
 }
 
-static int spec_chain_of_4gib(void)
+int spec_chain_of_4gib(void)
 {
 	offer_4gib_chain(0);
 	return expect_getdesc_ok(everything_getrange);
 }
 
 /* 2.7.6.1: the avail index never goes back, here from 2 to 1. */
-static int spec_avail_idx_back(void)
+int spec_avail_idx_back(void)
 {
 	host_setup();
 	set_desc(&gvr.desc[0], data_addr(0), 8, 0, 0);
@@ -1773,7 +1337,7 @@ static int expect_need_notify_refused(void)
 }
 
 /* 2.7.7: avail flags are 0 or 1 ... */
-static int spec_avail_flags(void)
+int spec_avail_flags(void)
 {
 	host_setup();
 	gvr.avail->flags = cpu_to_vringh16(&vrh, 2);
@@ -1781,7 +1345,7 @@ static int spec_avail_flags(void)
 }
 
 /* ... and 0 with VIRTIO_RING_F_EVENT_IDX. */
-static int spec_avail_flags_event_idx(void)
+int spec_avail_flags_event_idx(void)
 {
 	host_features |= 1ULL << VIRTIO_RING_F_EVENT_IDX;
 	host_setup();
@@ -1828,7 +1392,7 @@ static int expect_misaligned_refused(bool packed, void *const part[3],
 }
 
 /* 2.7.1: descriptor table, avail and used ring 16, 2 and 4-byte aligned. */
-static int spec_ring_misaligned(void)
+int spec_ring_misaligned(void)
 {
 	struct vring r;
 
@@ -1840,7 +1404,7 @@ static int spec_ring_misaligned(void)
 
 #ifdef vringh_init_packed_user
 /* 2.8.19: no INDIRECT unless VIRTIO_RING_F_INDIRECT_DESC. */
-static int spec_packed_indirect_not_negotiated(void)
+int spec_packed_indirect_not_negotiated(void)
 {
 	host_features = 0;
 	packed_setup();
@@ -1851,7 +1415,7 @@ static int spec_packed_indirect_not_negotiated(void)
 }
 
 /* 2.8.19: WRITE is the only flag inside a table. */
-static int spec_packed_table_flags(void)
+int spec_packed_table_flags(void)
 {
 	packed_setup();
 	set_pentry(0, data_addr(0), 8, VRING_DESC_F_NEXT);
@@ -1862,7 +1426,7 @@ static int spec_packed_table_flags(void)
 }
 
 /* 2.8.10.1: descriptor ring 16-byte, event structures 4-byte aligned. */
-static int spec_packed_misaligned(void)
+int spec_packed_misaligned(void)
 {
 	struct vring_packed r;
 
@@ -1871,19 +1435,11 @@ static int spec_packed_misaligned(void)
 	return expect_misaligned_refused(true, (void *const[3]){ r.desc, r.driver, r.device },
 					 (const unsigned int[3]){ 8, 2, 2 });
 }
-#else
-#define spec_packed_indirect_not_negotiated	no_packed_host
-#define spec_packed_table_flags			no_packed_host
-#define spec_packed_misaligned			no_packed_host
-#define host_packed_id_last			no_packed_host
-#define host_packed_list_whole_ring		no_packed_host
-#define host_packed_indirect_whole_ring		no_packed_host
-#define host_packed_complete_multi_bounds	no_packed_host
 #endif
 
 #ifdef vringh_complete_batch_user
 /* 2.7.5.3.1: in order, a table's entries run 0, 1, 2, ... */
-static int spec_in_order_table_unordered(void)
+int spec_in_order_table_unordered(void)
 {
 	in_order_setup();
 	LAY(table(), { 0, data_addr(0), 8, VRING_DESC_F_NEXT, 2 },
@@ -1892,190 +1448,4 @@ static int spec_in_order_table_unordered(void)
 	OFFER({ 0, (uintptr_t)table(), 3 * sizeof(struct vring_desc), VRING_DESC_F_INDIRECT, 0 });
 	return expect_getdesc(-EINVAL, range_getrange);
 }
-#else
-#define spec_in_order_table_unordered	no_in_order_host
 #endif
-
-/*
- * 2.7.10: used flags are 0 or 1, and 0 with VIRTIO_RING_F_EVENT_IDX.  The
- * driver reads them when it decides whether to notify: the kick must not
- * happen, the queue must break and say so.
- */
-static int expect_kick_refused(u64 features, u16 used_flags)
-{
-	struct scatterlist sg;
-	size_t said;
-	bool kick;
-
-	guest_queue(features, "spec vq");
-	sg_init_one(&sg, inbuf, sizeof(inbuf));
-	CHECK(virtqueue_add_inbuf(vq, &sg, 1, inbuf, GFP_KERNEL) == 0);
-	queue.ring.vring.used->flags = cpu_to_virtio16(&vdev, used_flags);
-	capture_begin();
-	kick = virtqueue_kick_prepare(vq);
-	said = capture_end();
-	CHECKF_GAP(!kick, "kick_prepare said notify with used flags 0x%x",
-	           used_flags);
-	CHECK(virtqueue_is_broken(vq));
-	CHECKF(said > 0, "queue broken without a message");
-	CHECK(virtqueue_detach_unused_buf(vq) == inbuf);
-	rig_queue_destroy(&queue);
-	return 0;
-}
-
-static int spec_used_flags(void)
-{
-	return expect_kick_refused(0, 2);
-}
-
-static int spec_used_flags_event_idx(void)
-{
-	return expect_kick_refused(1ULL << VIRTIO_RING_F_EVENT_IDX,
-				   VRING_USED_F_NO_NOTIFY);
-}
-
-/*
- * A case's kernel_gap is what a kernel tree's code is known not to check:
- * the case runs, and fails as a TODO, or passes saying the gap is gone.
- */
-static const struct rig_case cases[] = {
-	RIG_HOST_CASE("host-head-out-of-range", host_head_out_of_range),
-	RIG_HOST_CASE("host-next-out-of-range", host_next_out_of_range),
-	RIG_HOST_CASE("host-desc-loop", host_desc_loop),
-	RIG_HOST_CASE("host-chain-longer-than-ring", host_chain_longer_than_ring),
-	RIG_HOST_CASE("host-indirect-loop", host_indirect_loop),
-	RIG_HOST_CASE("host-nested-indirect", host_nested_indirect),
-	RIG_HOST_CASE("host-indirect-len-zero", host_indirect_len_zero),
-	RIG_HOST_CASE("host-indirect-len-odd", host_indirect_len_odd),
-	RIG_HOST_CASE("host-indirect-outside-range", host_indirect_outside_range),
-	RIG_HOST_CASE("host-readable-after-writable", host_readable_after_writable),
-	RIG_HOST_CASE("host-addr-outside-range", host_addr_outside_range),
-	RIG_HOST_CASE("host-addr-wraps", host_addr_wraps),
-	RIG_HOST_CASE_GAP("host-avail-idx-jump", host_avail_idx_jump,
-	                  "the kernel's vringh does not bound the avail index"),
-	RIG_HOST_CASE("host-ring-outside-window", host_ring_outside_window),
-	RIG_HOST_CASE("host-bad-ring-size", host_bad_ring_size),
-	RIG_HOST_CASE("host-head-last", host_head_last),
-	RIG_HOST_CASE("host-next-last", host_next_last),
-	RIG_HOST_CASE("host-avail-idx-full", host_avail_idx_full),
-	RIG_HOST_CASE("host-chain-whole-ring", host_chain_whole_ring),
-	RIG_HOST_CASE("host-addr-ends-at-top", host_addr_ends_at_top),
-	RIG_HOST_CASE("host-addr-ends-at-memory-end", host_addr_ends_at_memory_end),
-	RIG_HOST_CASE("host-indirect-next-out-of-range", host_indirect_next_out_of_range),
-	RIG_HOST_CASE("host-indirect-next-last", host_indirect_next_last),
-	RIG_HOST_CASE_GAP("host-complete-multi-too-many", host_complete_multi_too_many,
-	                  "the kernel's vringh does not bound complete_multi by the ring size"),
-	RIG_HOST_CASE("host-complete-multi-whole-ring", host_complete_multi_whole_ring),
-	RIG_CASE("guest-id-out-of-range", guest_id_out_of_range),
-	RIG_CASE("guest-id-not-in-flight", guest_id_not_in_flight),
-	RIG_CASE_GAP("guest-len-too-big", guest_len_too_big,
-	             "the kernel's virtio_ring does not check used lengths"),
-	RIG_CASE_GAP("guest-used-idx-jump", guest_used_idx_jump,
-	             "the kernel's virtio_ring does not bound the used index"),
-	RIG_CASE("guest-break-device", guest_break_device),
-	RIG_CASE("guest-len-whole-buffer", guest_len_whole_buffer),
-	RIG_CASE("guest-used-idx-full", guest_used_idx_full),
-	PACKED_HOST_CASE("host-packed-id-out-of-range", host_packed_id_out_of_range),
-	PACKED_HOST_CASE("host-packed-id-in-use", host_packed_id_in_use),
-	PACKED_HOST_CASE("host-packed-list-longer-than-ring",
-			 host_packed_list_longer_than_ring),
-	PACKED_HOST_CASE("host-packed-list-overruns-held",
-			 host_packed_list_overruns_held),
-	PACKED_HOST_CASE("host-packed-indirect-in-list", host_packed_indirect_in_list),
-	PACKED_HOST_CASE("host-packed-indirect-with-next",
-			 host_packed_indirect_with_next),
-	PACKED_HOST_CASE("host-packed-nested-indirect", host_packed_nested_indirect),
-	PACKED_HOST_CASE("host-packed-indirect-len-zero",
-			 host_packed_indirect_len_zero),
-	PACKED_HOST_CASE("host-packed-indirect-len-odd", host_packed_indirect_len_odd),
-	PACKED_HOST_CASE("host-packed-indirect-too-long",
-			 host_packed_indirect_too_long),
-	PACKED_HOST_CASE("host-packed-indirect-outside-range",
-			 host_packed_indirect_outside_range),
-	PACKED_HOST_CASE("host-packed-wrap-confusion-head",
-			 host_packed_wrap_confusion_head),
-	PACKED_HOST_CASE("host-packed-wrap-confusion-list",
-			 host_packed_wrap_confusion_list),
-	PACKED_HOST_CASE("host-packed-readable-after-writable",
-			 host_packed_readable_after_writable),
-	PACKED_HOST_CASE("host-packed-addr-outside-range",
-			 host_packed_addr_outside_range),
-	PACKED_HOST_CASE("host-packed-addr-wraps", host_packed_addr_wraps),
-	PACKED_HOST_CASE("host-packed-ring-outside-window",
-			 host_packed_ring_outside_window),
-	PACKED_HOST_CASE("host-packed-bad-ring-size", host_packed_bad_ring_size),
-	PACKED_HOST_CASE("host-packed-complete-bad-id", host_packed_complete_bad_id),
-	PACKED_HOST_CASE("host-packed-id-last", host_packed_id_last),
-	PACKED_HOST_CASE("host-packed-list-whole-ring", host_packed_list_whole_ring),
-	PACKED_HOST_CASE("host-packed-indirect-whole-ring",
-			 host_packed_indirect_whole_ring),
-	PACKED_HOST_CASE("host-packed-complete-multi-bounds",
-			 host_packed_complete_multi_bounds),
-	PACKED_HOST_CASE("host-packed-abandon-completed",
-			 host_packed_abandon_completed),
-	PACKED_HOST_CASE("host-packed-unexpected-direction",
-			 host_packed_unexpected_direction),
-	RIG_CASE("guest-packed-id-out-of-range", guest_packed_id_out_of_range),
-	RIG_CASE("guest-packed-id-not-in-flight", guest_packed_id_not_in_flight),
-	RIG_CASE_GAP("guest-packed-len-too-big", guest_packed_len_too_big,
-	             "the kernel's virtio_ring does not check used lengths"),
-	RIG_CASE("guest-packed-len-whole-buffer", guest_packed_len_whole_buffer),
-	RIG_CASE_GAP("guest-packed-wrong-lap", guest_packed_wrong_lap,
-	             "the kernel's virtio_ring waits for a descriptor used in the wrong lap"),
-	RIG_CASE_GAP("guest-packed-device-flags-reserved", guest_packed_device_flags_reserved,
-	             "the kernel's virtio_ring kicks on reserved device event flags"),
-	IN_ORDER_HOST_CASE("host-in-order-first-head", host_in_order_first_head),
-	IN_ORDER_HOST_CASE("host-in-order-head-skips", host_in_order_head_skips),
-	IN_ORDER_HOST_CASE("host-in-order-next-skips", host_in_order_next_skips),
-	IN_ORDER_HOST_CASE("host-in-order-bad-batch", host_in_order_bad_batch),
-	IN_ORDER_HOST_CASE("host-batch-without-in-order",
-			   host_batch_without_in_order),
-	IN_ORDER_HOST_CASE("host-packed-in-order-out-of-order",
-			   host_packed_in_order_out_of_order),
-	IN_ORDER_HOST_CASE("host-packed-in-order-id-reused",
-			   host_packed_in_order_id_reused),
-	RIG_CASE_GAP("guest-in-order-batch-id-not-in-flight",
-		     guest_in_order_batch_id_not_in_flight, IN_ORDER_ID_GAP),
-	RIG_CASE_GAP("guest-in-order-batch-too-long",
-		     guest_in_order_batch_too_long,
-		     "the kernel's in-order virtio_ring does not check a batch against the used index"),
-	RIG_CASE_GAP("guest-in-order-batch-id-used",
-		     guest_in_order_batch_id_used, IN_ORDER_ID_GAP),
-	RIG_CASE_GAP("guest-packed-in-order-batch-id-not-a-buffer",
-		     guest_packed_in_order_batch_id_not_a_buffer, IN_ORDER_ID_GAP),
-	RIG_CASE_GAP("guest-packed-in-order-batch-id-used",
-		     guest_packed_in_order_batch_id_used, IN_ORDER_ID_GAP),
-	RIG_HOST_CASE_GAP("spec-indirect-not-negotiated", spec_indirect_not_negotiated,
-			  "the kernel's vringh takes indirect tables whether or not VIRTIO_RING_F_INDIRECT_DESC was negotiated"),
-	RIG_HOST_CASE_GAP("spec-indirect-with-next", spec_indirect_with_next,
-			  "the kernel's vringh follows NEXT after an indirect table"),
-	RIG_HOST_CASE_GAP("spec-chain-longer-than-queue", spec_chain_longer_than_queue,
-			  "the kernel's vringh bounds an indirect table by its own length, not the queue size"),
-	RIG_HOST_CASE_GAP("spec-table-longer-than-queue", spec_table_longer_than_queue,
-			  "the kernel's vringh bounds an indirect table by its own length, not the queue size"),
-	RIG_HOST_CASE_GAP("spec-chain-over-4gib", spec_chain_over_4gib,
-			  "the kernel's vringh does not bound a chain's bytes"),
-	RIG_HOST_CASE("spec-chain-as-long-as-queue", spec_chain_as_long_as_queue),
-	RIG_HOST_CASE("spec-table-as-long-as-queue", spec_table_as_long_as_queue),
-	RIG_HOST_CASE("spec-chain-of-4gib", spec_chain_of_4gib),
-	RIG_HOST_CASE_GAP("spec-avail-idx-back", spec_avail_idx_back,
-			  "the kernel's vringh does not remember the avail index it read"),
-	RIG_HOST_CASE_GAP("spec-avail-flags", spec_avail_flags,
-			  "the kernel's vringh reads only the NO_INTERRUPT bit"),
-	RIG_HOST_CASE_GAP("spec-avail-flags-event-idx", spec_avail_flags_event_idx,
-			  "the kernel's vringh does not read the avail flags with VIRTIO_RING_F_EVENT_IDX"),
-	RIG_HOST_CASE_GAP("spec-ring-misaligned", spec_ring_misaligned,
-			  "the kernel's vringh does not check the ring's alignment"),
-	PACKED_HOST_CASE("spec-packed-indirect-not-negotiated",
-			 spec_packed_indirect_not_negotiated),
-	PACKED_HOST_CASE("spec-packed-table-flags", spec_packed_table_flags),
-	PACKED_HOST_CASE("spec-packed-misaligned", spec_packed_misaligned),
-	IN_ORDER_HOST_CASE("spec-in-order-table-unordered",
-			   spec_in_order_table_unordered),
-	RIG_CASE_GAP("spec-used-flags", spec_used_flags,
-		     "the kernel's virtio_ring reads only the NO_NOTIFY bit"),
-	RIG_CASE_GAP("spec-used-flags-event-idx", spec_used_flags_event_idx,
-		     "the kernel's virtio_ring does not read the used flags with VIRTIO_RING_F_EVENT_IDX"),
-};
-
-RIG_CASE_MAIN(cases, help)

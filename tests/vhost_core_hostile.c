@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Hostile rings against the kernel's vhost core (kernel/vhost_core.h): the
- * host-side cases of tests/hostile.c and its spec-rule cases, on a split
- * ring written by hand as a malicious guest would, served by the tree's
+ * host-side cases of tests/hostile_host.c and its spec-rule cases, on a
+ * split ring written by hand as a malicious guest would, served by the tree's
  * vhost_get_vq_desc() (vhost_core_serve()).  A case passes when the core
  * refuses: no buffer used, an error returned, and vq_err() called (its
  * error eventfd signalled); or, for a bad ring set-up, when the ioctl that
