@@ -73,7 +73,7 @@ vhost_user_frontend-objs := vhost-user/frontend/requests.o vhost-user/frontend/t
 # shims.  GUEST_OBJS and HOST_OBJS are the rig's or a kernel tree's (rules.mk);
 # so is the IOTLB: a tree with the vhost core gives its own iotlb.c
 # (KSRC_IOTLB_OBJS, kernel/ksrc-build.mk), else linux/vhost_iotlb.c.
-HARNESS_OBJS := $(addprefix harness/,machine.o chan.o text.o cli.o queue.o host.o mockdev.o arena.o)
+HARNESS_OBJS := $(addprefix harness/,outcome.o cli.o text.o machine.o chan.o queue.o host.o mockdev.o arena.o)
 RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o \
 	linux/uio.o linux/completion.o $(or $(KSRC_IOTLB_OBJS),linux/vhost_iotlb.o)
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "harness/arena.h"
-#include "harness/harness.h"
+#include "harness/outcome.h"
 
 #define ARENA_PAGE	4096UL
 #define SMALL_MIN	16UL

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Notification channels (eventfds) whose waiter spins first, for as long
- * as a wake-up costs here: see harness.h ("Notification channels").
+ * as a wake-up costs here: see chan.h.
  *
  * A signal sets @pending and writes the eventfd only when the waiter is
  * asleep (or may be about to be: @asleep is set before its last look at
@@ -18,7 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/harness.h"
+#include "harness/chan.h"
+#include "harness/outcome.h"
 
 unsigned long long rig_now_ns(void)
 {

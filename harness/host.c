@@ -3,7 +3,7 @@
  * The host's side of a queue: its view of guest memory (the "user" window
  * the _user accessors reach, and the guest-address translation of a
  * getrange callback), the ring in that view, and vringh on that ring
- * (split, or packed with the rig's vringh).  See harness.h.
+ * (split, or packed with the rig's vringh).  See host.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,7 +13,8 @@
 #include <linux/vringh.h>
 #include <linux/uaccess.h>
 
-#include "harness/harness.h"
+#include "harness/host.h"
+#include "harness/outcome.h"
 
 /* ---- The host's view of guest memory ---- */
 

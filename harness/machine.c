@@ -1,55 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The rig's shared harness: see harness.h. */
+/* What a program takes from the machine it runs on: see machine.h. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "harness/harness.h"
-
-void rig_check_failed(const char *file, int line, bool gap, const char *cond)
-{
-	fprintf(stderr, "%s: %s:%d: check failed: %s\n",
-		program_invocation_short_name, file, line, cond);
-	if (gap)
-		rig_kernel_gap_check_failed();
-	exit(1);
-}
-
-void rig_check_failedf(const char *file, int line, bool gap, const char *cond,
-		       const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: %s:%d: check failed: %s: ",
-		program_invocation_short_name, file, line, cond);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	if (gap)
-		rig_kernel_gap_check_failed();
-	exit(1);
-}
-
-void rig_die(const char *fmt, ...)
-{
-	int saved = errno;
-	va_list ap;
-
-	fprintf(stderr, "%s: ", program_invocation_short_name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(saved));
-	exit(1);
-}
+#include "harness/machine.h"
+#include "harness/outcome.h"
 
 int rig_cpus_allowed(void)
 {

@@ -7,8 +7,8 @@
 #include <linux/virtio_config.h>
 #include <linux/virtio_ring.h>
 
-#include "harness/harness.h"
 #include "harness/mockdev.h"
+#include "harness/outcome.h"
 
 #define AVAIL_BIT	(1 << VRING_PACKED_DESC_F_AVAIL)
 #define USED_BIT	(1 << VRING_PACKED_DESC_F_USED)

@@ -31,7 +31,7 @@
 #ifndef RIG_MOCKDEV_H
 #define RIG_MOCKDEV_H
 
-#include "harness/harness.h"
+#include "harness/queue.h"
 
 struct mockdev {
 	struct virtio_device *vdev;	/* features: byte order, EVENT_IDX */

@@ -2,7 +2,7 @@
 /*
  * Devices and queues: a virtio_device, a split or packed queue made with
  * whichever driver is linked (the rig's or a kernel tree's), and what the
- * linked ring code can do (the SKIP helpers).  See harness.h.
+ * linked ring code can do (the SKIP helpers).  See queue.h.
  *
  * The rig's driver puts a packed queue on memory we give it
  * (vring_new_virtqueue_packed(), a rig extension).  A kernel tree's driver
@@ -21,7 +21,9 @@
 #include <linux/virtio_ring.h>
 #include <linux/vringh.h>
 
-#include "harness/harness.h"
+#include "harness/cli.h"
+#include "harness/outcome.h"
+#include "harness/queue.h"
 
 void rig_vdev_init(struct virtio_device *vdev, u64 features)
 {
