@@ -55,6 +55,22 @@ static inline void chain_offer(chain_set_fn *set, void (*offer)(u16), struct vri
 	offer(rows[0].at);
 }
 
+/*
+ * A chain through every one of the @num descriptors of @desc and back to
+ * the first, each of no bytes at @addr: no longer than the ring by its
+ * bytes, endless by its links.  Offered from descriptor 0 with @offer.
+ */
+static inline void chain_offer_ring_loop(chain_set_fn *set, void (*offer)(u16),
+					 struct vring_desc *desc, unsigned int num,
+					 u64 addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < num; i++)
+		set(&desc[i], addr, 0, VRING_DESC_F_NEXT, (i + 1) % num);
+	offer(0);
+}
+
 /* The rows given as arguments, then how many: chain_lay(set, t, CHAIN_ROWS(...)). */
 #define CHAIN_ROWS(...)							\
 	(const struct chain_row[]){ __VA_ARGS__ },			\

@@ -63,24 +63,45 @@ static void device_uses_packed_at(unsigned int off, u16 id, u32 len)
 				  mockdev_used_flags(true, len));
 }
 
-/* get_buf must return nothing, break the queue and say so (@why). */
-static int expect_broken_why(const char *why)
+/* get_buf; what the ring code said meanwhile, in bytes, in *@said. */
+static void *get_buf_said(unsigned int *len, size_t *said)
 {
-	unsigned int len = 0;
-	struct scatterlist sg;
-	size_t said;
 	void *buf;
 
 	capture_begin();
-	buf = virtqueue_get_buf(vq, &len);
-	said = capture_end();
-	CHECKF_GAP(buf == NULL, "get_buf returned %p from a lying device", buf);
-	CHECK_GAP(virtqueue_is_broken(vq));
-	CHECKF(said > 0, "queue broken without a message");
-	CHECKF(said_why(false, why), "broken, but not because \"%s\"", why);
+	buf = virtqueue_get_buf(vq, len);
+	*said = capture_end();
+	return buf;
+}
 
+/*
+ * get_buf from the lying device must return nothing, break the queue and
+ * say so.  With @gap_unbroken, a queue left unbroken is the case's known
+ * gap showing too, not only a buffer returned.
+ */
+static void get_buf_breaks(bool gap_unbroken)
+{
+	unsigned int len = 0;
+	size_t said;
+	void *buf = get_buf_said(&len, &said);
+
+	CHECKF_GAP(buf == NULL, "get_buf returned %p from a lying device", buf);
+	if (gap_unbroken)
+		CHECK_GAP(virtqueue_is_broken(vq));
+	else
+		CHECK(virtqueue_is_broken(vq));
+	CHECKF(said > 0, "queue broken without a message");
 	/* Broken stays broken. */
 	CHECK(virtqueue_get_buf(vq, &len) == NULL);
+}
+
+/* get_buf must return nothing, break the queue and say so (@why). */
+static int expect_broken_why(const char *why)
+{
+	struct scatterlist sg;
+
+	get_buf_breaks(true);
+	CHECKF(said_why(false, why), "broken, but not because \"%s\"", why);
 	sg_init_one(&sg, inbuf, sizeof(inbuf));
 	CHECK(virtqueue_add_inbuf(vq, &sg, 1, inbuf, GFP_KERNEL) == -EIO);
 	CHECK(virtqueue_is_broken(vq));
@@ -223,11 +244,8 @@ static int expect_returned(unsigned int want_len)
 {
 	unsigned int len = 0;
 	size_t said;
-	void *buf;
+	void *buf = get_buf_said(&len, &said);
 
-	capture_begin();
-	buf = virtqueue_get_buf(vq, &len);
-	said = capture_end();
 	CHECKF(buf == inbuf, "get_buf returned %p, not the buffer used", buf);
 	CHECKF(len == want_len, "get_buf said %u bytes, the device %u", len,
 	       want_len);
@@ -325,17 +343,10 @@ static void guest_in_order_setup(bool packed, unsigned int n,
 /* The queue must break with a message; the @left buffers out come back. */
 static int expect_broken_in_order(unsigned int left)
 {
-	unsigned int len = 0, detached = 0;
-	size_t said;
+	unsigned int detached = 0;
 	void *buf;
 
-	capture_begin();
-	buf = virtqueue_get_buf(vq, &len);
-	said = capture_end();
-	CHECKF_GAP(buf == NULL, "get_buf returned %p from a lying device", buf);
-	CHECK(virtqueue_is_broken(vq));
-	CHECKF(said > 0, "queue broken without a message");
-	CHECK(virtqueue_get_buf(vq, &len) == NULL);
+	get_buf_breaks(false);
 	while ((buf = virtqueue_detach_unused_buf(vq)) != NULL) {
 		CHECK(buf == io_bufs[io_added - 1 - detached] ||
 		      buf == io_bufs[io_added - left + detached]);

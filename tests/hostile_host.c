@@ -46,6 +46,38 @@ static void host_setup(void)
 			       hvr.desc, hvr.avail, hvr.used) == 0);
 }
 
+/*
+ * vringh_init_user(), or with @packed its packed twin, for a ring of @num
+ * entries at the ring parts @p.
+ */
+static int init_parts(bool packed __attribute__((unused)), unsigned int num,
+		      void *const p[3])
+{
+#ifdef vringh_init_packed_user
+	if (packed)
+		return vringh_init_packed_user(&vrh, host_features, num, true,
+					       p[0], p[1], p[2]);
+#endif
+	return vringh_init_user(&vrh, host_features, num, true, p[0], p[1], p[2]);
+}
+
+/* The init must refuse each of the @n ring sizes @bad: -EINVAL, and why. */
+static void refuse_sizes(bool packed, void *const p[3],
+			 const unsigned int *bad, size_t n)
+{
+	size_t i, said;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		capture_begin();
+		err = init_parts(packed, bad[i], p);
+		said = capture_end();
+		CHECKF(err == -EINVAL, "vringh_init_%suser(num %u) returned %d",
+		       packed ? "packed_" : "", bad[i], err);
+		CHECK(said > 0);
+	}
+}
+
 static void *gaddr(size_t off)
 {
 	return (char *)shm.guest + off;
@@ -202,13 +234,8 @@ int host_desc_loop(void)
 /* A chain through zero-length descriptors still may not exceed the ring. */
 int host_chain_longer_than_ring(void)
 {
-	unsigned int i;
-
 	host_setup();
-	for (i = 0; i < RING_SIZE; i++)
-		set_desc(&gvr.desc[i], data_addr(0), 0, VRING_DESC_F_NEXT,
-			 (i + 1) % RING_SIZE);
-	offer(0);
+	chain_offer_ring_loop(set_desc, offer, gvr.desc, RING_SIZE, data_addr(0));
 	return expect_getdesc_why(-ELOOP, range_getrange,
 				  "longer than the ring");
 }
@@ -336,20 +363,12 @@ int host_bad_ring_size(void)
 	static const unsigned int bad[] = { 0, 3, 65536 }, good[] = { 1, 32768 };
 	struct vring hvr;
 	unsigned int i;
-	size_t said;
 	int err;
 
 	rig_shm_create(&shm, MEM_SIZE);
 	vring_init(&hvr, RING_SIZE, shm.host, RIG_RING_ALIGN);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		capture_begin();
-		err = vringh_init_user(&vrh, host_features, bad[i], true,
-				       hvr.desc, hvr.avail, hvr.used);
-		said = capture_end();
-		CHECKF(err == -EINVAL, "vringh_init_user(num %u) returned %d",
-		       bad[i], err);
-		CHECK(said > 0);
-	}
+	refuse_sizes(false, (void *const[3]){ hvr.desc, hvr.avail, hvr.used },
+		     bad, ARRAY_SIZE(bad));
 	/* The parts' addresses matter, not the memory behind them here. */
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		err = vringh_init_user(&vrh, host_features, good[i], true,
@@ -810,21 +829,11 @@ int host_packed_bad_ring_size(void)
 {
 	static const unsigned int bad[] = { 0, 32769, 65536 };
 	struct vring_packed hpr;
-	unsigned int i;
-	size_t said;
-	int err;
 
 	rig_shm_create(&shm, MEM_SIZE);
 	vring_packed_init(&hpr, RING_SIZE, shm.host);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		capture_begin();
-		err = vringh_init_packed_user(&vrh, host_features, bad[i], true,
-					      hpr.desc, hpr.driver, hpr.device);
-		said = capture_end();
-		CHECKF(err == -EINVAL, "vringh_init_packed_user(num %u) returned %d",
-		       bad[i], err);
-		CHECK(said > 0);
-	}
+	refuse_sizes(true, (void *const[3]){ hpr.desc, hpr.driver, hpr.device },
+		     bad, ARRAY_SIZE(bad));
 	/*
 	 * Any other size will do: packed rings need no power of 2.  Both ends,
 	 * 1 and 32768, and 3.
@@ -1353,17 +1362,6 @@ int spec_avail_flags_event_idx(void)
 	return expect_need_notify_refused();
 }
 
-/* vringh_init_user(), or with @packed its packed twin, on the ring parts @p. */
-static int init_parts(bool packed __attribute__((unused)), void *const p[3])
-{
-#ifdef vringh_init_packed_user
-	if (packed)
-		return vringh_init_packed_user(&vrh, host_features, RING_SIZE, true,
-					       p[0], p[1], p[2]);
-#endif
-	return vringh_init_user(&vrh, host_features, RING_SIZE, true, p[0], p[1], p[2]);
-}
-
 /*
  * The ring's three parts @part, each moved off its alignment by @by[i]
  * bytes in turn, the others as they are: the init must refuse every one
@@ -1380,7 +1378,7 @@ static int expect_misaligned_refused(bool packed, void *const part[3],
 	for (int i = 0; i < 3; i++) {
 		memcpy(p, part, sizeof(p));
 		p[i] = (char *)p[i] + by[i];
-		err[i] = init_parts(packed, p);
+		err[i] = init_parts(packed, RING_SIZE, p);
 	}
 	said = capture_end();
 	rig_shm_destroy(&shm);

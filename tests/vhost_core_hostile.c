@@ -157,13 +157,8 @@ static int desc_loop(void)
 
 static int chain_longer_than_ring(void)
 {
-	unsigned int i;
-
 	setup();
-	for (i = 0; i < RING_SIZE; i++)
-		chain_set_desc_le(&vr.desc[i], data_addr(0), 0, VRING_DESC_F_NEXT,
-				  (i + 1) % RING_SIZE);
-	offer(0);
+	chain_offer_ring_loop(chain_set_desc_le, offer, vr.desc, RING_SIZE, data_addr(0));
 	return expect_refused();
 }
 
