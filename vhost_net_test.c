@@ -247,6 +247,36 @@ static void serve_tx_room(void)
 	CHECK(vhost_core_kick(core, VHOST_NET_TX) == 0);
 }
 
+/*
+ * Add @nq's next slot, its first @len bytes: the header and the rest as
+ * two parts (@apart), or as one.  Out on tx, in on rx.  False when the
+ * ring is full.
+ */
+static bool netq_add(struct netq *nq, unsigned int len, bool apart)
+{
+	char *buf = slot(nq, nq->added);
+	struct scatterlist sg[2];
+	unsigned int parts = 1;
+	bool tx = nq == &txq;
+	int err;
+
+	if (apart) {
+		sg_init_table(sg, 2);
+		sg_set_buf(&sg[0], buf, hdr_len);
+		sg_set_buf(&sg[1], buf + hdr_len, len - hdr_len);
+		parts = 2;
+	} else {
+		sg_init_one(sg, buf, len);
+	}
+	err = tx ? virtqueue_add_outbuf(nq->vq, sg, parts, buf, GFP_ATOMIC) :
+		   virtqueue_add_inbuf(nq->vq, sg, parts, buf, GFP_ATOMIC);
+	if (err == -ENOSPC)
+		return false;
+	CHECKF(err == 0, "%s: virtqueue_add_%sbuf: %d", nq->name, tx ? "out" : "in", err);
+	nq->added++;
+	return true;
+}
+
 /* ---- TX ---- */
 
 /* Add frames while there is room; one kick for them all. */
@@ -259,25 +289,12 @@ static unsigned long tx_add(void)
 	       added < room) {
 		char *buf = slot(&txq, txq.added);
 		unsigned int len = frame_len(txq.added);
-		struct scatterlist sg[2];
-		int err;
 
 		tx_header((void *)buf);
 		make_frame(txq.added, (unsigned char *)buf + hdr_len);
 		/* Header and frame as one buffer, or apart, in turn. */
-		if (txq.added & 1) {
-			sg_init_table(sg, 2);
-			sg_set_buf(&sg[0], buf, hdr_len);
-			sg_set_buf(&sg[1], buf + hdr_len, len);
-			err = virtqueue_add_outbuf(txq.vq, sg, 2, buf, GFP_ATOMIC);
-		} else {
-			sg_init_one(sg, buf, hdr_len + len);
-			err = virtqueue_add_outbuf(txq.vq, sg, 1, buf, GFP_ATOMIC);
-		}
-		if (err == -ENOSPC)
+		if (!netq_add(&txq, hdr_len + len, txq.added & 1))
 			break;
-		CHECKF(err == 0, "tx: virtqueue_add_outbuf: %d", err);
-		txq.added++;
 		added++;
 	}
 	if (added)
@@ -353,25 +370,10 @@ static unsigned long rx_refill(void)
 	unsigned long added = 0;
 
 	while (rxq.added - rxq.used < RING_SIZE) {
-		char *buf = slot(&rxq, rxq.added);
-		struct scatterlist sg[2];
-		int err;
-
 		/* Without merging: header and frame room apart, in turn. */
-		memset(buf, 0xa5, hdr_len);
-		if (!mergeable && (rxq.added & 1)) {
-			sg_init_table(sg, 2);
-			sg_set_buf(&sg[0], buf, hdr_len);
-			sg_set_buf(&sg[1], buf + hdr_len, rxq.slot_len - hdr_len);
-			err = virtqueue_add_inbuf(rxq.vq, sg, 2, buf, GFP_ATOMIC);
-		} else {
-			sg_init_one(sg, buf, rxq.slot_len);
-			err = virtqueue_add_inbuf(rxq.vq, sg, 1, buf, GFP_ATOMIC);
-		}
-		if (err == -ENOSPC)
+		memset(slot(&rxq, rxq.added), 0xa5, hdr_len);
+		if (!netq_add(&rxq, rxq.slot_len, !mergeable && (rxq.added & 1)))
 			break;
-		CHECKF(err == 0, "rx: virtqueue_add_inbuf: %d", err);
-		rxq.added++;
 		added++;
 	}
 	if (added)
