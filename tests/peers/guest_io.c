@@ -396,11 +396,25 @@ static int do_net(const char *ifname, uint64_t count)
 {
 	unsigned char mac[6];
 	uint64_t got = 0, bad = 0, lost = 0;
-	int s = net_open(ifname, mac, false, 0), rc;
+	int s = net_open(ifname, mac, false, 0), rc, cpu = sched_getcpu();
 	double wait_ms = 0;
+	cpu_set_t set;
 
 	if (s < 0)
 		return 1;
+	/*
+	 * One sender on one CPU: with several queue pairs the driver picks a
+	 * transmit queue by the sending CPU (XPS), and the device loops each
+	 * back on its own receive queue.  A sender that moved would spread its
+	 * frames over two queues, which owe each other no order.
+	 */
+	CPU_ZERO(&set);
+	CPU_SET(cpu < 0 ? 0 : cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "guest_io: net: sched_setaffinity: %s\n", strerror(errno));
+		close(s);
+		return 1;
+	}
 	rc = net_run(s, mac, 0, count, &got, &bad, &wait_ms, &lost);
 	printf("net sent %" PRIu64 " received %" PRIu64 " bad %" PRIu64 " wait_ms %.0f lost %" PRIu64 "\n",
 	       count, got - lost, bad, wait_ms, lost);
