@@ -112,23 +112,31 @@ watch_cmd() {
 	done
 }
 
-# stop_tree PID: TERM PID and every process below it, KILL those left 5 s
+# stop_pids PID...: TERM them, KILL those still running (not zombies) 5 s
 # later.
-stop_tree() {
-	local pids p i left st
-	mapfile -t pids < <(echo "$1"; descendants "$1")
-	kill -TERM "${pids[@]}" 2>/dev/null
+stop_pids() {
+	local p i left=() st
+	[ $# -gt 0 ] || return 0
+	kill -TERM "$@" 2>/dev/null
 	for ((i = 0; i < 50; i++)); do
 		left=()
-		for p in "${pids[@]}"; do
+		for p; do
 			st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
 			st=${st##*) }
 			[ "${st%% *}" = Z ] || left+=("$p")
 		done
-		[ ${#left[@]} -eq 0 ] && return
+		[ ${#left[@]} -eq 0 ] && return 0
 		sleep 0.1
 	done
 	kill -KILL "${left[@]}" 2>/dev/null
+	return 0
+}
+
+# stop_tree PID: PID and every process below it, as stop_pids.
+stop_tree() {
+	local pids
+	mapfile -t pids < <(echo "$1"; descendants "$1")
+	stop_pids "${pids[@]}"
 }
 
 # ktap_result LINE: is LINE a KTAP result?  If so, res ("ok" or "not
@@ -335,21 +343,10 @@ descendants() {
 # (TERM), and one still running 5 s later is killed.  Then '# stopped by
 # SIGNAME' ends the output.
 ktap_stop() {
-	local sig=$1 pids left p st i
+	local sig=$1 pids
 	trap '' HUP INT TERM
 	mapfile -t pids < <(descendants $$)
-	kill -TERM "${pids[@]}" 2>/dev/null
-	for ((i = 0; i < 50; i++)); do
-		left=()
-		for p in "${pids[@]}"; do
-			st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
-			st=${st##*) }
-			[ "${st%% *}" = Z ] || left+=("$p")
-		done
-		[ ${#left[@]} -eq 0 ] && break
-		sleep 0.1
-	done
-	[ ${#left[@]} -eq 0 ] || kill -KILL "${left[@]}" 2>/dev/null
+	stop_pids "${pids[@]}"
 	wait
 	echo "# stopped by SIG$sig: the running checks were stopped, the rest not run"
 	exit $((128 + $(kill -l "$sig")))
