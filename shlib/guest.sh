@@ -67,7 +67,8 @@ guest_ready_or_say() {
 
 # guest_cmd CMDLINE QEMU-ARGS...: the QEMU command line of a guest boot, in
 # the array QEMU_CMD (for a test that runs QEMU in the background itself).
-# The guest's shape: GUEST_SMP vCPUs (default 1, MTTCG), GUEST_MEM of
+# The guest's shape: GUEST_SMP vCPUs (default 1), run by one host thread
+# each (MTTCG) or all by one (GUEST_TCG_THREAD=single), GUEST_MEM of
 # memory (default 256M) in a shared memfd, as vhost-user needs.
 # no_timer_check: the kernel's check that the IO-APIC timer ticks is a busy
 # wait that a TCG guest on an overloaded host can fail (a panic at 0.06 s,
@@ -77,7 +78,7 @@ guest_cmd() {
 	shift
 	[ "${SEABIOS:-}" = 1 ] && bios=()
 	# shellcheck disable=SC2054 # QEMU's options are comma lists
-	QEMU_CMD=(qemu-system-x86_64 -accel tcg,thread=multi -m "$mem" -smp "${GUEST_SMP:-1}"
+	QEMU_CMD=(qemu-system-x86_64 -accel "tcg,thread=${GUEST_TCG_THREAD:-multi}" -m "$mem" -smp "${GUEST_SMP:-1}"
 		-nographic -no-reboot "${bios[@]}"
 		-object "memory-backend-memfd,id=mem,size=$mem,share=on"
 		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz"
@@ -128,10 +129,23 @@ guest_result() {
 # guest_errors NAME: the guest's own complaints (guest_io's) on its console.
 guest_errors() { grep -a '^guest_io: ' "$T/$1.console" | tr -d '\r' | head -n 3; }
 
-# guest_end NAME: how the console ends, or the kernel's panic line if any.
+# guest_end NAME: how the console ends, on one line: the last 3 lines, or
+# after a panic its line, what the oops before it says (BUG, RIP, the
+# first frames of the trace), and a copy of the console in
+# $GUEST_KEEP_CONSOLE/ when that is set (a directory).
 guest_end() {
-	grep -a -m 1 'Kernel panic' "$T/$1.console" | tr -d '\r' | grep . ||
-		tail -n 3 "$T/$1.console" | tr -d '\r'
+	local c=$T/$1.console oops
+	if [ -n "${GUEST_KEEP_CONSOLE:-}" ]; then
+		mkdir -p "$GUEST_KEEP_CONSOLE" &&
+			cp "$c" "$GUEST_KEEP_CONSOLE/$1.$(date +%s).console"
+	fi
+	if ! grep -aq 'Kernel panic' "$c"; then
+		tail -n 3 "$c" | tr -d '\r' | paste -sd '|'
+		return
+	fi
+	oops=$(sed -n '/Kernel panic/q; /BUG:\|Oops\|general protection\|RIP:\|Call Trace\|^\[[ 0-9.]*\]  [a-z_][a-z_0-9.]*+0x/p' "$c" |
+		tr -d '\r' | sed 's/^\[[ 0-9.]*\] *//' | head -n 12 | paste -sd '|')
+	echo "$(grep -a -m 1 'Kernel panic' "$c" | tr -d '\r')${oops:+; before it: $oops}"
 }
 
 # field NAME: NAME's value in the RIG-RESULT line.
