@@ -9,8 +9,9 @@
 # Usage: tests/peers/big-guest.sh BUILD_DIR
 # Environment: GUEST_DIR, GUEST_KERNEL, PEER_PREFIX as for tests/peers/run.sh.
 #
-# 4 vCPUs (MTTCG) and 5 GiB (q35 puts 2 GiB below the PCI hole and the
-# rest above 4 GiB, so vhost_dev's memory table has a region there), with
+# 4 vCPUs (on one TCG thread, below) and 5 GiB (q35 puts 2 GiB below the
+# PCI hole and the rest above 4 GiB, so vhost_dev's memory table has a
+# region there), with
 # QEMU's default queue counts: vhost-user-blk-pci one request queue per
 # vCPU (num-queues not given), virtio-net-pci mq=on on a vhost-user netdev
 # with queues=4 (4 pairs; QEMU keeps the control queue), and vhost_dev
