@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <sched.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <string.h>
 #include <unistd.h>
@@ -250,25 +251,89 @@ static void storm(struct vub_queue *q)
 	}
 }
 
+/* ---- waiting for the driver: on its progress, not the wall clock ---- */
+
+/* The driver's process CPU time in ns (the socket's peer), or -1 if gone. */
+static long long driver_cpu_ns(const struct vub_queue *q)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	struct timespec ts;
+	clockid_t clock;
+
+	if (getsockopt(q->vub->conn_fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ||
+	    clock_getcpuclockid(cred.pid, &clock) || clock_gettime(clock, &ts))
+		return -1;
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
 /*
- * After 0.2 s, wait up to 2 s more for the driver to make a buffer
- * available after the one just used: its sign that it has reaped the used
- * ring (a driver refills what it reaps).
+ * Has the driver reaped the used ring up to the index it holds now?  With
+ * VIRTIO_RING_F_EVENT_IDX its used_event says how far it reaped (2.7.10);
+ * without, a buffer made available since @avail_was is the sign (a driver
+ * refills what it reaps).
+ */
+static bool driver_reaped(const struct vub_queue *q, u16 avail_was)
+{
+	const struct vring *vr = &q->vrh.vring;
+
+	if (q->vrh.event_indices)
+		return (s16)(get16(q, &vr->avail->ring[vr->num]) -
+			     get16(q, &vr->used->idx)) >= 0;
+	return get16(q, &vr->avail->idx) != avail_was;
+}
+
+/*
+ * Wait at least @min_ms, and until the driver's process has run @cpu_ms
+ * of CPU time since the call, or (if @reaped) until it reaped the used
+ * ring.  A loaded machine can leave the driver without a CPU for longer
+ * than any fixed wait; the time it ran is what shows it had its chance.
+ * At most @max_ms: a driver asleep for good, or gone.
+ */
+static void wait_driver(const struct vub_queue *q, long min_ms, long cpu_ms,
+			bool reaped, long max_ms)
+{
+	u16 avail_was = get16(q, &q->vrh.vring.avail->idx);
+	long long t0 = mono_ms(), c0 = driver_cpu_ns(q), c, ms;
+
+	for (;;) {
+		usleep(5000);
+		ms = mono_ms() - t0;
+		c = driver_cpu_ns(q);
+		if (ms >= max_ms || c < 0 || c0 < 0)
+			return;
+		if (ms < min_ms)
+			continue;
+		if (reaped && driver_reaped(q, avail_was))
+			return;
+		if (c - c0 >= cpu_ms * 1000000LL)
+			return;
+	}
+}
+
+/*
+ * Wait for the driver to reap the used ring, for at least 0.2 s, or until
+ * it has run 2 s of CPU without doing so.
  */
 static void wait_reaped(const struct vub_queue *q)
 {
-	u16 was = get16(q, &q->vrh.vring.avail->idx);
-	int i;
-
-	usleep(200000);
-	for (i = 0; i < 200 && get16(q, &q->vrh.vring.avail->idx) == was; i++)
-		usleep(10000);
+	wait_driver(q, 200, 2000, true, 20000);
 }
 
 /*
  * Signal what is used so far and give the driver time to reap it and add
  * what it will: which ids are in flight must not change under the choice
- * of one that is not (or of one used before).
+ * of one that is not (or of one used before).  A fixed 0.5 s, not a bound
+ * on the driver's progress: the longer the driver runs, the more of the
+ * ring it fills, and an id in no avail entry is what the case needs.
  */
 static void settle(struct vub_queue *q)
 {
@@ -358,17 +423,17 @@ static bool fire(struct dev_torture *t, struct vub_queue *q, u16 head, u32 len,
 
 		/*
 		 * Let the driver reap up to the correct index first, then
-		 * show it an index 2 lower for long enough to be seen, with
-		 * a call it cannot have suppressed (a loaded machine may
-		 * otherwise leave the driver behind the index, or asleep,
-		 * and the lower index unseen).
+		 * show it an index 2 lower, with a call it cannot have
+		 * suppressed, for 0.5 s and until the driver has run 50 ms
+		 * of CPU since (on a loaded machine it may otherwise be
+		 * behind the index, or asleep, and the lower index unseen).
 		 */
 		*rc = vringh_complete_user(&q->vrh, head, len);
 		vringh_notify(&q->vrh);
 		wait_reaped(q);
 		put16(q, idx, get16(q, idx) - 2);
 		force_call(q);
-		usleep(500000);
+		wait_driver(q, 500, 50, false, 20000);
 		put16(q, idx, get16(q, idx) + 2);
 	} else if (is(t, "used-flags")) {
 		u16 *flags = &q->vrh.vring.used->flags;
