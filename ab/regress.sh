@@ -222,8 +222,10 @@ trap 'rm -rf "$tmp"' EXIT
 # the one timed; PAIRING is "-" for this repository's own revisions.
 targets='vring_bench vringh_test'
 [ -n "$counts" ] || targets=vring_bench
-# A kernel tree's vhost-net too (its count and timed rows).
-[ -z "$ksrc" ] || targets="$targets vhost_net_test"
+# A kernel tree's vhost-net too, for its rows: the whole-run counts' and
+# the timed pairs' (neither with -C -n 0: no build of it then).
+[ -z "$ksrc" ] || { [ -z "$whole" ] && [ "$pairs" -eq 0 ]; } ||
+	targets="$targets vhost_net_test"
 if [ -z "$ksrc" ]; then
 	"$here/ab.sh" -B -c "$compare" "$base" "$head" "$(echo "$targets" | sed 's#[^ ]*#./&#g')" || exit 3
 	echo "- $AB_DIR/A $AB_DIR/B" >"$tmp/builds"
