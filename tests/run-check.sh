@@ -34,7 +34,9 @@
 # Environment: CHECK_IDLE, CHECK_CPU (a check's bounds on its progress:
 # seconds all its processes may go without CPU, default 120, and CPU
 # seconds they may use, default 1200; tests/lib/ktap.sh), CHECK_TIMEOUT
-# (the wall clock's backstop, default 3600 s), PARALLEL_XFERS,
+# (the wall clock's backstop, default 3600 s), RIG_CHECK_PEERS (no: with
+# --ksrc, the peers that boot QEMU guests and DPDK on the tree's vringh are
+# one SKIP saying so), PARALLEL_XFERS,
 # VIRTIO_TEST_BUFS, FUZZ_DIR, FUZZ_CHECK_RUNS, FUZZ_CHECK_CPU, and
 # RIG_CHECK_MODE (asan, ubsan, tsan or valgrind: how BUILD_DIR was built;
 # make check-asan ... sets it, else vringh_test --version tells).
@@ -971,7 +973,12 @@ if [ -n "$KSRC" ]; then
 		fi
 		if [ "$host" = kernel ] && [ -z "$peers" ]; then
 			peers=1
-			LONG=1 peer_checks
+			if [ "${RIG_CHECK_PEERS:-yes}" = no ]; then
+				skip_check "peers (QEMU guests, DPDK) on this tree's vringh" \
+					"RIG_CHECK_PEERS=no (.ci/run: they run on the newest tree)"
+			else
+				LONG=1 peer_checks
+			fi
 			LONG=1 callgrind_checks
 		fi
 		if [ "$guest" = kernel ] && [ -z "$frontend" ]; then
