@@ -38,6 +38,8 @@ void rig_chan_init(struct rig_chan *c)
 	c->woken = 0;
 	c->slept = 0;
 	c->raw = false;
+	c->spin_max_ns = RIG_SPIN_MAX_NS;
+	c->peer = NULL;
 	c->pending = 0;
 	c->asleep = 0;
 	c->signal_ns = 0;
@@ -126,6 +128,8 @@ static bool chan_spin(struct rig_chan *c)
 	while (rig_now_ns() < end) {
 		if (__atomic_load_n(&c->pending, __ATOMIC_RELAXED) && chan_take(c))
 			return true;
+		if (c->peer && __atomic_load_n(&c->peer->asleep, __ATOMIC_RELAXED))
+			break;		/* the signaller waits too */
 		spin_hint();
 	}
 	return false;
@@ -191,5 +195,5 @@ bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms)
 
 unsigned long long rig_chan_spin_ns(const struct rig_chan *c)
 {
-	return c->wake_ns < RIG_SPIN_MAX_NS ? c->wake_ns : RIG_SPIN_MAX_NS;
+	return c->wake_ns < c->spin_max_ns ? c->wake_ns : c->spin_max_ns;
 }

@@ -33,14 +33,33 @@ struct rig_chan {
 	 * reads, nobody spins.
 	 */
 	bool raw;
+	/*
+	 * The most the waiter spins: RIG_SPIN_MAX_NS, 0 when its signaller
+	 * runs on the waiter's own CPU (while it spins the signaller cannot
+	 * run: a wake-up there is a context switch, and spinning only
+	 * delays it).
+	 */
+	unsigned long long spin_max_ns;
+	/*
+	 * The channel the signaller sleeps on, if known: while the signaller
+	 * is asleep there it cannot signal before it is woken, so the waiter
+	 * sleeps at once (the two sides never both spin, each waiting for
+	 * the other).
+	 */
+	const struct rig_chan *peer;
 	int pending;			/* a signal not yet taken */
 	int asleep;			/* the waiter may be in read() or poll() */
 	unsigned long long signal_ns;	/* when signal() last wrote (rig_now_ns()) */
 	unsigned long long wake_ns;	/* the waiter's: what a wake-up took, running mean */
 };
 
-/* The most a waiter spins, whatever a wake-up costs: 1 ms. */
+/*
+ * The most a waiter spins, whatever a wake-up costs: 1 ms (a build may
+ * set it: -DRIG_SPIN_MAX_NS=0 never spins).
+ */
+#ifndef RIG_SPIN_MAX_NS
 #define RIG_SPIN_MAX_NS		1000000ULL
+#endif
 
 /* CLOCK_MONOTONIC in ns. */
 unsigned long long rig_now_ns(void);
@@ -63,7 +82,7 @@ void rig_chan_wait(struct rig_chan *c);
  * (rig_interrupted), with nothing taken.
  */
 bool rig_chan_wait_timeout(struct rig_chan *c, int timeout_ms);
-/* How long @c's waiter spins: its wake-up cost so far, at most RIG_SPIN_MAX_NS. */
+/* How long @c's waiter spins: its wake-up cost so far, at most spin_max_ns. */
 unsigned long long rig_chan_spin_ns(const struct rig_chan *c);
 
 #endif /* RIG_HARNESS_CHAN_H */
