@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vringh_test --parallel: a guest thread (virtio_ring) and a host thread
- * (vringh; with --fast-vringh busy-polling, buffers untouched), each
- * pinned to its own CPU, exchange buffers through shared memory mapped at two addresses; the
- * guest checks the contents of every buffer that comes back.  The main
+ * (vringh; with --fast-vringh buffers untouched), each pinned to its own
+ * CPU, exchange buffers through shared memory mapped at two addresses; the
+ * guest checks the contents of every buffer that comes back.  Each side sleeps on its notification once it has
+ * nothing to do: the guest fills the ring before it waits, the host takes
+ * everything available before it does.  The main
  * thread waits: progress on a terminal, figures so far on Ctrl-C, and a
  * watchdog: when neither side has moved a buffer for STALL_MS (a lost
  * notification leaves both asleep for ever), it says which side waits for
@@ -59,8 +61,7 @@ static void count(unsigned long *counter)
 
 static bool par_notify_host(struct virtqueue *vq __attribute__((unused)))
 {
-	if (!opt.fast_vringh)
-		rig_chan_signal(&par.to_host);
+	rig_chan_signal(&par.to_host);
 	return true;
 }
 
@@ -131,7 +132,11 @@ static void *guest_thread(void *arg __attribute__((unused)))
 		unsigned int len;
 		void *token;
 
-		/* Offer buffers until the ring is full or all are offered. */
+		/*
+		 * Offer buffers until the ring is full or all are offered,
+		 * kicking after each as the kernel's rig does: the ring code
+		 * decides whether the host asked for it.
+		 */
 		while (added < opt.xfers &&
 		       !__atomic_load_n(&par.stop, __ATOMIC_RELAXED)) {
 			struct scatterlist sg[4], *sgs[4];
@@ -214,49 +219,17 @@ static void host_notify_guest(struct vringh *vrh)
 }
 
 /*
- * --fast-vringh: the host busy-polls, through the linked vringh's public
- * API (the rig's or a kernel tree's).  It takes each buffer (getdesc, which
- * walks and range-checks the descriptors), touches none of its bytes,
- * returns it at once with length 0 (vringh_complete_user), and whenever it
- * finds the ring empty asks vringh whether the guest wants a call
- * (vringh_need_notify_user): the Host line's "notified" counts the times
- * vringh said yes.  The guest never kicks; the host never sleeps.
+ * The host takes each buffer (getdesc walks and range-checks its
+ * descriptors) and, in order, reads an out buffer's 4 bytes or writes the
+ * last ones read into an in buffer.  --fast-vringh: it touches no byte and
+ * returns each buffer at once with length 0 (vringh_complete_user).
+ * Whenever it finds the ring empty it returns what it holds, asks vringh
+ * whether the guest wants a call (vringh_need_notify_user), and sleeps
+ * until kicked.
  */
-static void *fast_host_thread(void *arg __attribute__((unused)))
-{
-	struct iovec riov_stack[4], wiov_stack[4];
-	struct vringh_iov riov, wiov;
-	struct vringh vrh;
-
-	rig_pin_thread(par.cpu_host);
-	init_host(&vrh, &par.q, &par.shm);
-	vringh_iov_init(&riov, riov_stack, ARRAY_SIZE(riov_stack));
-	vringh_iov_init(&wiov, wiov_stack, ARRAY_SIZE(wiov_stack));
-	for (;;) {
-		u16 head;
-		int err;
-
-		err = vringh_getdesc_user(&vrh, &riov, &wiov, rig_getrange,
-					  &head);
-		CHECKF(err >= 0, "host getdesc: %d", err);
-		if (err > 0) {
-			count(&host_taken);
-			CHECK(vringh_complete_user(&vrh, head, 0) == 0);
-			continue;
-		}
-		host_notify_guest(&vrh);
-		if (__atomic_load_n(&par.done, __ATOMIC_ACQUIRE))
-			break;
-	}
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
-	rig_vringh_cleanup(&vrh, &par.q.ring);
-	return NULL;
-}
-
 static void *host_thread(void *arg __attribute__((unused)))
 {
-	struct iovec riov_stack[2], wiov_stack[2];
+	struct iovec riov_stack[4], wiov_stack[4];
 	struct vringh_iov riov, wiov;
 	struct host_batch batch = { 0 };
 	struct vringh vrh;
@@ -298,6 +271,10 @@ static void *host_thread(void *arg __attribute__((unused)))
 			continue;
 		}
 
+		if (opt.fast_vringh) {
+			CHECK(vringh_complete_user(&vrh, head, 0) == 0);
+			continue;
+		}
 		if (riov.used) {
 			CHECK(wiov.used == 0);
 			CHECK(vringh_iov_pull_user(&riov, &last, 4) == 4);
@@ -347,7 +324,7 @@ static void __attribute__((noreturn)) stalled(long ms)
 		__atomic_load_n(&par.finished, __ATOMIC_RELAXED), opt.xfers,
 		__atomic_load_n(&par.to_host.signalled, __ATOMIC_RELAXED),
 		__atomic_load_n(&par.to_guest.woken, __ATOMIC_RELAXED),
-		opt.fast_vringh ? "vringh, busy-polling" : "vringh",
+		opt.fast_vringh ? "vringh, --fast-vringh" : "vringh",
 		__atomic_load_n(&host_taken, __ATOMIC_RELAXED),
 		__atomic_load_n(&par.to_guest.signalled, __ATOMIC_RELAXED),
 		__atomic_load_n(&par.to_host.woken, __ATOMIC_RELAXED),
@@ -430,9 +407,11 @@ void run_parallel(void)
 	int ncpus;
 
 	ncpus = rig_pick_two_cpus(&par.cpu_guest, &par.cpu_host);
+	if (ncpus < 2)
+		par.cpu_host = par.cpu_guest;
 	if (opt.json)
 		;	/* the CPUs are in the JSON object */
-	else if (ncpus < 2)
+	else if (par.cpu_host == par.cpu_guest)
 		printf("Using CPU %d only (guest and host share it)\n", par.cpu_guest);
 	else
 		printf("Using CPUS %d and %d\n", par.cpu_guest, par.cpu_host);
@@ -442,14 +421,20 @@ void run_parallel(void)
 	rig_user_map(par.shm.guest, par.shm.host, USER_MEM, opt.slow_range);
 	rig_chan_init(&par.to_host);
 	rig_chan_init(&par.to_guest);
+	par.to_host.peer = &par.to_guest;
+	par.to_guest.peer = &par.to_host;
+	if (par.cpu_host == par.cpu_guest) {
+		/* Neither can signal while the other spins. */
+		par.to_host.spin_max_ns = 0;
+		par.to_guest.spin_max_ns = 0;
+	}
 	new_queue(&par.q, &par.vdev, opt.features, par.shm.guest, false,
 		  par_notify_host, par_callback_guest, "guest vq");
 	par.vq = par.q.vq;
 
 	rig_catch_interrupt();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rig_thread_create(&host, opt.fast_vringh ? fast_host_thread : host_thread,
-			  NULL);
+	rig_thread_create(&host, host_thread, NULL);
 	rig_thread_create(&guest, guest_thread, NULL);
 	interrupted = wait_guest();
 	pthread_join(guest, NULL);
