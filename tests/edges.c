@@ -38,6 +38,7 @@
 #include "harness/harness.h"
 #include "harness/mockdev.h"
 #include "tests/said.h"
+#include "tests/vringh_guest.h"
 
 static const char help[] =
 "Usage: edges --list | edges --gaps | edges CASE\n"
@@ -186,18 +187,12 @@ static void host_done(void)
 
 static void set_desc(struct vring_desc *d, u64 addr, u32 len, u16 flags, u16 next)
 {
-	d->addr = cpu_to_vringh64(&vrh, addr);
-	d->len = cpu_to_vringh32(&vrh, len);
-	d->flags = cpu_to_vringh16(&vrh, flags);
-	d->next = cpu_to_vringh16(&vrh, next);
+	vringh_guest_set_desc(&vrh, d, addr, len, flags, next);
 }
 
 static void offer(u16 head)
 {
-	u16 idx = vringh16_to_cpu(&vrh, gvr.avail->idx);
-
-	gvr.avail->ring[idx % NUM] = cpu_to_vringh16(&vrh, head);
-	gvr.avail->idx = cpu_to_vringh16(&vrh, idx + 1);
+	vringh_guest_offer(&vrh, &gvr, head);
 }
 
 /* Packed descriptor @i as the driver writes it in lap @wrap. */

@@ -20,6 +20,7 @@
 #include "tests/chain.h"
 #include "tests/hostile.h"
 #include "tests/said.h"
+#include "tests/vringh_guest.h"
 
 #define MEM_SIZE	(64 * 1024)
 #define OFF_TABLE	16384
@@ -83,22 +84,15 @@ static void *gaddr(size_t off)
 	return (char *)shm.guest + off;
 }
 
-static void set_desc(struct vring_desc *d, u64 addr, u32 len, u16 flags,
-		     u16 next)
+static void set_desc(struct vring_desc *d, u64 addr, u32 len, u16 flags, u16 next)
 {
-	d->addr = cpu_to_vringh64(&vrh, addr);
-	d->len = cpu_to_vringh32(&vrh, len);
-	d->flags = cpu_to_vringh16(&vrh, flags);
-	d->next = cpu_to_vringh16(&vrh, next);
+	vringh_guest_set_desc(&vrh, d, addr, len, flags, next);
 }
 
 /* Make head @head available as the next avail entry. */
 static void offer(u16 head)
 {
-	u16 idx = vringh16_to_cpu(&vrh, gvr.avail->idx);
-
-	gvr.avail->ring[idx % RING_SIZE] = cpu_to_vringh16(&vrh, head);
-	gvr.avail->idx = cpu_to_vringh16(&vrh, idx + 1);
+	vringh_guest_offer(&vrh, &gvr, head);
 }
 
 static u64 data_addr(unsigned int n)
