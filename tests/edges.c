@@ -868,6 +868,24 @@ static void io_offer(u64 split, u64 addr, u32 len, u16 flags)
 }
 
 /*
+ * The maps split at the avail index's (or, @used, the used index's) last
+ * byte (at) or its second (@past: the word across both maps), one 8-byte
+ * buffer offered from the ring's page; the split, and in *@idx the
+ * index's I/O address.
+ */
+static u64 iotlb_word_ring(bool used, bool past, u64 *idx)
+{
+	u64 split;
+
+	vring_init(&io_vr, NUM, (void *)(uintptr_t)IOVA, 64);
+	*idx = used ? (uintptr_t)&io_vr.used->idx : (uintptr_t)&io_vr.avail->idx;
+	split = *idx - IOVA + 2 - past;
+	iotlb_ring(split, IO_BYTES);
+	io_offer(split, IOVA + PAGE_SIZE, 8, 0);
+	return split;
+}
+
+/*
  * vringh-iotlb-buffer: a buffer's bytes within the maps.  A 64-byte
  * buffer whose last byte is the last mapped one (at: pulled whole, its
  * bytes) or one further (past: -EFAULT); one map, or two split at every
@@ -950,22 +968,14 @@ static int iotlb_ring_end(const struct edge *e, bool past)
  */
 static int iotlb_word(const struct edge *e __attribute__((unused)), bool past)
 {
-	u64 idx, split;
+	__le16 v = cpu_to_le16(0x0101);
 	struct vringh_kiov riov;
-	__le16 v = cpu_to_le16(0x0101), head = 0;
-	struct vring_desc d = {
-		.addr = cpu_to_le64(IOVA + PAGE_SIZE), .len = cpu_to_le32(8),
-	};
+	u64 idx, split;
 	size_t said;
 	u16 id;
 	int err;
 
-	vring_init(&io_vr, NUM, (void *)(uintptr_t)IOVA, 64);
-	idx = (uintptr_t)&io_vr.avail->idx;
-	split = idx - IOVA + 2 - past;
-	iotlb_ring(split, IO_BYTES);
-	io_write((uintptr_t)&io_vr.desc[0], split, &d, sizeof(d));
-	io_write((uintptr_t)&io_vr.avail->ring[0], split, &head, 2);
+	split = iotlb_word_ring(false, past, &idx);
 	io_write(idx, split, &v, 2);
 	vrh.last_avail_idx = 0x0100;
 	vringh_kiov_init(&riov, NULL, 0);
@@ -987,22 +997,13 @@ static int iotlb_word(const struct edge *e __attribute__((unused)), bool past)
  */
 static int iotlb_used_word(const struct edge *e __attribute__((unused)), bool past)
 {
-	u64 idx, split;
 	struct vringh_kiov riov;
-	struct vring_desc d = {
-		.addr = cpu_to_le64(IOVA + PAGE_SIZE), .len = cpu_to_le32(8),
-	};
-	__le16 head = 0, one = cpu_to_le16(1), got;
+	u64 idx, split;
+	__le16 got;
 	u16 id;
 	int err;
 
-	vring_init(&io_vr, NUM, (void *)(uintptr_t)IOVA, 64);
-	idx = (uintptr_t)&io_vr.used->idx;
-	split = idx - IOVA + 2 - past;
-	iotlb_ring(split, IO_BYTES);
-	io_write((uintptr_t)&io_vr.desc[0], split, &d, sizeof(d));
-	io_write((uintptr_t)&io_vr.avail->ring[0], split, &head, 2);
-	io_write((uintptr_t)&io_vr.avail->idx, split, &one, 2);
+	split = iotlb_word_ring(true, past, &idx);
 	/* Not 0 before, so that a byte not written shows. */
 	memset(io_host(idx, split), 0xff, 1);
 	memset(io_host(idx + 1, split), 0xff, 1);
