@@ -158,9 +158,22 @@ BEGIN {
 	incall = 0
 	next
 }
-function report(f, cost) {
+# Print f's calls and cost in mode m ("call" or "scenario"): its own,
+# and its callees' that follow() takes; with ran, write what ran in it.
+function measure(f, m,   cost, k, p) {
+	mode = m
+	cost = self[f]
+	for (k in arc) {
+		split(k, p, SUBSEP)
+		if (p[1] == f && p[2] != f && follow(p[2]))
+			cost += arc[k]
+	}
 	if (ncalls[f] > 0)
 		printf "%s %d %.0f\n", f, ncalls[f], cost
+	if (ran != "" && ncalls[f] > 0) {
+		todo[1] = f
+		write_ran(f, 1)
+	}
 }
 END {
 	if (whole != "") {
@@ -170,34 +183,8 @@ END {
 		write_ran(whole, nall)
 		exit
 	}
-	for (i = 1; i <= nc; i++) {
-		f = want_c[i]
-		cost = self[f]
-		for (k in arc) {
-			split(k, p, SUBSEP)
-			if (p[1] == f && p[2] != f && fnfile[p[2]] !~ own)
-				cost += arc[k]
-		}
-		report(f, cost)
-		if (ran != "" && ncalls[f] > 0) {
-			mode = "call"
-			todo[1] = f
-			write_ran(f, 1)
-		}
-	}
-	for (i = 1; i <= ns; i++) {
-		f = want_s[i]
-		cost = self[f]
-		for (k in arc) {
-			split(k, p, SUBSEP)
-			if (p[1] == f && p[2] != f && !(p[2] in skipped))
-				cost += arc[k]
-		}
-		report(f, cost)
-		if (ran != "" && ncalls[f] > 0) {
-			mode = "scenario"
-			todo[1] = f
-			write_ran(f, 1)
-		}
-	}
+	for (i = 1; i <= nc; i++)
+		measure(want_c[i], "call")
+	for (i = 1; i <= ns; i++)
+		measure(want_s[i], "scenario")
 }
