@@ -71,6 +71,22 @@ function parse(m,   p, r) {
 function timed_row(m) {
 	return m ~ / (CPU|wall) ns\/[a-z-]+ .*\([0-9]+ pairs, /
 }
+# Did a row of verdict v move (REGRESSION, better or missing)?
+function moved(v) {
+	return v == "REGRESSION" || v == "better" || v == "missing"
+}
+# Is row j a moved one of the pairing and group parse() last named?  Those
+# stay as they were (again too); row j's label goes to alike_label.
+function moved_alike(j,   g, pg, a, l, same) {
+	if (!moved(verdict[j]))
+		return 0
+	g = group; pg = pairing; a = again; l = label
+	parse(metric[j])
+	same = group == g && pairing == pg
+	alike_label = label
+	group = g; pairing = pg; again = a; label = l
+	return same
+}
 function num(v) {
 	return v ~ /^[0-9.]+$/ ? sprintf("%.2f", v) : v
 }
@@ -106,8 +122,7 @@ END {
 		for (i = 1; i <= nrows; i++) {
 			if (timed_row(metric[i]))
 				continue
-			v = verdict[i]
-			if (v != "REGRESSION" && v != "better" && v != "missing")
+			if (!moved(verdict[i]))
 				continue
 			parse(metric[i])
 			if ((pr == "-" ? "" : pr) != pairing)
@@ -121,13 +136,7 @@ END {
 				# The group's line: its moved rows, their range.
 				lo = hi = ""; k = 0; regs = 0
 				for (j = i; j <= nrows; j++) {
-					if (verdict[j] != "REGRESSION" && verdict[j] != "better" && verdict[j] != "missing")
-						continue
-					g = group; pg = pairing; a = again
-					parse(metric[j])
-					same = group == g && pairing == pg
-					group = g; pairing = pg; again = a
-					if (!same)
+					if (!moved_alike(j))
 						continue
 					k++
 					regs += verdict[j] == "REGRESSION"
@@ -137,16 +146,9 @@ END {
 				out(group ": " k " row(s) moved" (lo != "" ? ", B/A " lo (hi != lo ? ".." hi : "") : "") \
 					(regs ? ", " regs " REGRESSION" : ""))
 				for (j = i; j <= nrows; j++) {
-					if (verdict[j] != "REGRESSION" && verdict[j] != "better" && verdict[j] != "missing")
+					if (!moved_alike(j))
 						continue
-					g = group; pg = pairing; a = again
-					parse(metric[j])
-					same = group == g && pairing == pg
-					l = label
-					group = g; pairing = pg; again = a
-					if (!same)
-						continue
-					out(sprintf("  %-26s %12s %12s  %6s  %s", substr(l, 1, 26),
+					out(sprintf("  %-26s %12s %12s  %6s  %s", substr(alike_label, 1, 26),
 						num(va[j]), num(vb[j]), ratio[j], verdict[j]))
 				}
 				if (again != "")
