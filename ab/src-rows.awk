@@ -113,6 +113,19 @@ function file_differs(u,   a, b, ra, rb) {
 		fdiff[u] = a != b && system("cmp -s '" a "' '" b "'") != 0
 	return fdiff[u]
 }
+# The words of list, each once, in the order they first stand, into
+# out[1..N]; returns N.
+function distinct(list, out,   w, n, i, k, seen) {
+	split("", out)
+	n = split(list, w, " ")
+	for (i = 1; i <= n; i++) {
+		if (w[i] in seen)
+			continue
+		seen[w[i]] = 1
+		out[++k] = w[i]
+	}
+	return k
+}
 function unit_differs(u,   k) {
 	k = match(u, /:[^:\/]*$/)
 	if (RLENGTH <= 1)
@@ -129,23 +142,14 @@ BEGIN {
 	for (r = 1; r <= nrows; r++) {
 		name = rows[r]
 		prog = name ~ /^vringh/ ? "vringh_test" : name ~ /^vhost-net/ ? "vhost_net_test" : "vring_bench"
-		n = split(runits[name], u, " ")
-		split("", seen)
+		n = distinct(runits[name], u)
 		units = ""
-		for (i = 1; i <= n; i++) {
-			if (u[i] in seen)
-				continue
-			seen[u[i]] = 1
+		for (i = 1; i <= n; i++)
 			if (unit_differs(u[i]))
 				units = units " " show(u[i])
-		}
-		n = split(rsyms[name], s, " ")
-		split("", seen)
+		n = distinct(rsyms[name], s)
 		syms = ""
 		for (i = 1; i <= n; i++) {
-			if (s[i] in seen)
-				continue
-			seen[s[i]] = 1
 			ina = ("a", prog, s[i]) in obj
 			inb = ("b", prog, s[i]) in obj
 			if (ina && inb && obj["a", prog, s[i]] != obj["b", prog, s[i]])
