@@ -78,8 +78,9 @@ RIG_OBJS = $(HARNESS_OBJS) $(GUEST_OBJS) $(HOST_OBJS) linux/shim.o linux/slab.o 
 	linux/uio.o linux/completion.o $(or $(KSRC_IOTLB_OBJS),linux/vhost_iotlb.o)
 
 # Stand-alone tools: NAME.c with libc and libm only, and the harness's
-# libc-only text helpers (harness/text.h: numbers, JSON, the build line).
-TOOL_OBJS := harness/text.o
+# libc-only text helpers (harness/text.h: numbers, JSON, the build line)
+# and allocations (harness/xalloc.h).
+TOOL_OBJS := harness/text.o harness/xalloc.o
 TOOLS += stats
 TOOLS += ab/compare
 TOOLS += ab/srcfuncs

@@ -85,6 +85,7 @@
 #include <string.h>
 
 #include "harness/text.h"
+#include "harness/xalloc.h"
 
 #ifdef __SIZEOF_INT128__
 __extension__ typedef __int128 wide_int;
@@ -153,31 +154,9 @@ struct table {
 	size_t cap;
 };
 
-__attribute__((noreturn)) static void die_oom(void)
-{
-	fputs("stats: out of memory\n", stderr);
-	exit(1);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		die_oom();
-	return p;
-}
-
 static void *xmalloc(size_t n)
 {
-	return xrealloc(NULL, n);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
-		die_oom();
-	return p;
+	return rig_xrealloc(NULL, n);
 }
 
 /* Grow *cap so that it holds at least want elements. */
@@ -191,11 +170,11 @@ static void *grow(void *p, size_t *cap, size_t want, size_t elem)
 		c = 8;
 	while (c < want) {
 		if (c > SIZE_MAX / 2 / elem)
-			die_oom();
+			rig_oom();
 		c *= 2;
 	}
 	*cap = c;
-	return xrealloc(p, c * elem);
+	return rig_xrealloc(p, c * elem);
 }
 
 static void usage(FILE *out)
@@ -439,7 +418,7 @@ static uint64_t hash_bytes(const unsigned char *p, size_t n)
 static void table_init(struct table *t)
 {
 	t->nbuckets = 64;
-	t->buckets = xcalloc(t->nbuckets, sizeof(*t->buckets));
+	t->buckets = rig_xcalloc(t->nbuckets, sizeof(*t->buckets));
 	t->order = NULL;
 	t->ngroups = 0;
 	t->cap = 0;
@@ -448,7 +427,7 @@ static void table_init(struct table *t)
 static void table_rehash(struct table *t)
 {
 	size_t nb = t->nbuckets * 2, k;
-	struct group **b = xcalloc(nb, sizeof(*b));
+	struct group **b = rig_xcalloc(nb, sizeof(*b));
 
 	for (k = 0; k < t->ngroups; k++) {
 		struct group *g = t->order[k];
@@ -475,7 +454,7 @@ static struct group *table_get(struct table *t, const char *line, size_t len,
 		    memcmp(g->key, key, keylen) == 0)
 			return g;
 
-	g = xcalloc(1, sizeof(*g));
+	g = rig_xcalloc(1, sizeof(*g));
 	g->hash = h;
 	g->keylen = keylen;
 	g->key = xmalloc(keylen);
@@ -489,7 +468,7 @@ static struct group *table_get(struct table *t, const char *line, size_t len,
 		if (parts[k].is_num)
 			c++;
 	g->ncols = c;
-	g->cols = xcalloc(c, sizeof(*g->cols));
+	g->cols = rig_xcalloc(c, sizeof(*g->cols));
 
 	t->order = grow(t->order, &t->cap, t->ngroups + 1, sizeof(*t->order));
 	t->order[t->ngroups++] = g;
@@ -563,7 +542,7 @@ static int value_lt(const struct value *a, const struct value *b);
 
 static char *copy_text(char *old, const char *s, size_t n)
 {
-	char *t = xrealloc(old, n + 1);
+	char *t = rig_xrealloc(old, n + 1);
 
 	memcpy(t, s, n);
 	t[n] = '\0';
@@ -581,7 +560,7 @@ static void column_add(struct column *c, const char *s, size_t n,
 
 		c->v = grow(c->v, &cap, c->n + 1, sizeof(*c->v));
 		if (opt.csv)
-			c->txt = xrealloc(c->txt, cap * sizeof(*c->txt));
+			c->txt = rig_xrealloc(c->txt, cap * sizeof(*c->txt));
 		c->cap = cap;
 	}
 	v = &c->v[c->n];
@@ -744,7 +723,7 @@ static void print_group(const struct group *g)
 {
 	size_t k, c, i;
 	int any = 0;
-	int *varies = xcalloc(g->ncols, sizeof(*varies));
+	int *varies = rig_xcalloc(g->ncols, sizeof(*varies));
 
 	for (c = 0; c < g->ncols; c++)
 		any |= varies[c] = column_varies(&g->cols[c]);

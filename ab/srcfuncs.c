@@ -31,6 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/xalloc.h"
+
 enum kind { IDENT = 'i', NUMBER = 'n', STRING = 's', PUNCT = 'p' };
 
 struct tok {
@@ -65,24 +67,10 @@ static int nfuncs, ndecls;
 static struct name *names;
 static int nnames, names_cap;	/* an open-addressing table */
 
-static void __attribute__((noreturn)) oom(void)
-{
-	fputs("srcfuncs: out of memory\n", stderr);
-	exit(1);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		oom();
-	return p;
-}
-
 /* Append to a growable array whose length is a power of 2 or 0. */
 #define PUSH(arr, n, v) do {						\
 	if (((n) & ((n) - 1)) == 0)					\
-		(arr) = xrealloc((arr), sizeof(*(arr)) * ((n) ? 2 * (n) : 1)); \
+		(arr) = rig_xrealloc((arr), sizeof(*(arr)) * ((n) ? 2 * (n) : 1)); \
 	(arr)[(n)++] = (v);						\
 } while (0)
 
@@ -127,7 +115,7 @@ static char *canonical(const char *s, size_t n, const char *dir)
 	else if (asprintf(&raw, "%s/%.*s", dir, (int)n, s) < 0)
 		raw = NULL;
 	if (!raw || !(out = malloc(strlen(raw) + 2)))
-		oom();
+		rig_oom();
 	q = out;
 	for (p = raw; *p;) {
 		size_t len;
@@ -289,9 +277,7 @@ static struct name *name_slot(const char *s, int len)
 		int oldcap = names_cap, j;
 
 		names_cap = names_cap ? 2 * names_cap : 1024;
-		names = calloc(names_cap, sizeof(*names));
-		if (!names)
-			oom();
+		names = rig_xcalloc(names_cap, sizeof(*names));
 		for (j = 0; j < oldcap; j++) {
 			if (!old[j].s)
 				continue;
@@ -519,12 +505,12 @@ static uint64_t full_digest(const struct item *f, int *seen, int stamp,
 static char *read_all(FILE *f, size_t *len)
 {
 	size_t cap = 1 << 20, n = 0, got;
-	char *buf = xrealloc(NULL, cap);
+	char *buf = rig_xrealloc(NULL, cap);
 
 	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += got;
 		if (n == cap)
-			buf = xrealloc(buf, cap *= 2);
+			buf = rig_xrealloc(buf, cap *= 2);
 	}
 	if (ferror(f)) {
 		free(buf);
@@ -581,11 +567,9 @@ int main(int argc, char *argv[])
 		declaration_names(i);
 	for (i = 0; i < ndecls; i++)
 		references(&decls[i]);
-	seen = calloc(ndecls + 1, sizeof(*seen));
-	queue = xrealloc(NULL, (ndecls + 1) * sizeof(*queue));
-	found = xrealloc(NULL, (ndecls + 1) * sizeof(*found));
-	if (!seen)
-		oom();
+	seen = rig_xcalloc(ndecls + 1, sizeof(*seen));
+	queue = rig_xrealloc(NULL, (ndecls + 1) * sizeof(*queue));
+	found = rig_xrealloc(NULL, (ndecls + 1) * sizeof(*found));
 	for (i = 0; i < nfuncs; i++) {
 		struct item *fn = &funcs[i];
 		const struct tok *a = &toks[fn->first], *z = &toks[fn->last];
