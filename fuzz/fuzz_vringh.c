@@ -689,6 +689,24 @@ static uint64_t model_moved(const char *op, size_t len, ssize_t got, uint64_t to
 	return want;
 }
 
+/*
+ * Push @len bytes of @buf into the writable iov, or (!@push) pull them
+ * from the readable one, with the accessors of the ring's kind.
+ */
+static ssize_t iov_xfer(bool push, unsigned char *buf, size_t len)
+{
+	__typeof__(s.riov) *v = push ? &s.wiov : &s.riov;
+
+	if (s.iotlb)
+		return push ? vringh_iov_push_iotlb(&s.vrh, &v->k, buf, len) :
+			      vringh_iov_pull_iotlb(&s.vrh, &v->k, buf, len);
+	if (s.kern)
+		return push ? vringh_iov_push_kern(&v->k, buf, len) :
+			      vringh_iov_pull_kern(&v->k, buf, len);
+	return push ? vringh_iov_push_user(&v->u, buf, len) :
+		      vringh_iov_pull_user(&v->u, buf, len);
+}
+
 static void op_pull(struct fin *in)
 {
 	static unsigned char buf[4096];
@@ -698,12 +716,7 @@ static void op_pull(struct fin *in)
 
 	if (s.no_riov)
 		return;
-	if (s.iotlb)
-		got = vringh_iov_pull_iotlb(&s.vrh, &s.riov.k, buf, len);
-	else if (s.kern)
-		got = vringh_iov_pull_kern(&s.riov.k, buf, len);
-	else
-		got = vringh_iov_pull_user(&s.riov.u, buf, len);
+	got = iov_xfer(false, buf, len);
 	/* IOTLB: an I/O address a map refuses shows only now. */
 	if (s.iotlb && got == -EFAULT && !(s.m.ok && s.m.cur >= 0))
 		return;
@@ -736,12 +749,7 @@ static void op_push(struct fin *in)
 		return;
 	for (i = 0; i < len; i++)
 		buf[i] = (uint8_t)(seed + i * 7);
-	if (s.iotlb)
-		got = vringh_iov_push_iotlb(&s.vrh, &s.wiov.k, buf, len);
-	else if (s.kern)
-		got = vringh_iov_push_kern(&s.wiov.k, buf, len);
-	else
-		got = vringh_iov_push_user(&s.wiov.u, buf, len);
+	got = iov_xfer(true, buf, len);
 	s.gen++;
 	if (s.iotlb && got == -EFAULT && !(s.m.ok && s.m.cur >= 0)) {
 		/* Refused part way: what it wrote before is anyone's guess. */
