@@ -282,6 +282,13 @@ static bool notify(struct virtqueue *q __attribute__((unused)))
  */
 #define FAILED_MAPPING	(BUS_OFFSET - PAGE_SIZE)
 
+/* Case @fn where linux/virtio.h lacks what it tests: a SKIP, it declares @what. */
+#define LACKING_CASE(fn, what)						\
+static int fn(unsigned long layout __attribute__((unused)))		\
+{									\
+	rig_skip("%s: linux/virtio.h declares " what, rig_case_name);	\
+}
+
 #ifdef RIG_VIRTIO_MAP
 /*
  * The device's map ops (7.x's struct virtio_map_ops): the same records as
@@ -828,11 +835,8 @@ static int premapped(unsigned long layout)
 	return 0;
 }
 #else
-static int premapped(unsigned long layout __attribute__((unused)))
-{
-	rig_skip("%s: linux/virtio.h declares neither virtqueue_add_{in,out}buf_premapped nor virtqueue_set_dma_premapped",
-		 rig_case_name);
-}
+LACKING_CASE(premapped,
+	     "neither virtqueue_add_{in,out}buf_premapped nor virtqueue_set_dma_premapped")
 #endif
 
 #ifdef RIG_VIRTQUEUE_ADD_INBUF_CACHE_CLEAN_ARGS
@@ -903,11 +907,7 @@ static int cache_clean(unsigned long layout)
 	return 0;
 }
 #else
-static int cache_clean(unsigned long layout __attribute__((unused)))
-{
-	rig_skip("%s: linux/virtio.h declares no virtqueue_add_inbuf_cache_clean",
-		 rig_case_name);
-}
+LACKING_CASE(cache_clean, "no virtqueue_add_inbuf_cache_clean")
 #endif
 
 #ifdef RIG_VIRTIO_MAP
@@ -977,11 +977,7 @@ static int map_ops_helpers(unsigned long layout)
 	return 0;
 }
 #else
-static int map_ops_helpers(unsigned long layout __attribute__((unused)))
-{
-	rig_skip("%s: linux/virtio.h declares no union virtio_map (no map ops)",
-		 rig_case_name);
-}
+LACKING_CASE(map_ops_helpers, "no union virtio_map (no map ops)")
 #endif
 
 /*
@@ -1059,31 +1055,27 @@ static int ring_coherent(unsigned long layout)
 
 /*
  * The rows of case @name on each ring: split, split-indirect, packed,
- * packed-indirect, through the DMA API (@packed_gap: the packed direct
- * row's kernel gap, @gap the others') or (map-ops-) the map ops.
+ * packed-indirect, named @pre "split-" @mid @name and so on, their layout
+ * flags with @more; @packed_gap the packed direct row's kernel gap, @gap
+ * the others'.
  */
+#define LAYOUTS(pre, mid, name, run, more, gap, packed_gap)		\
+	RIG_CASE_ARG_GAP(pre "split-" mid name, run, (more) | SPLIT, gap), \
+	RIG_CASE_ARG_GAP(pre "split-" mid "indirect-" name, run,	\
+			 (more) | SPLIT | INDIRECT, gap),		\
+	RIG_CASE_ARG_GAP(pre "packed-" mid name, run, (more) | PACKED, packed_gap), \
+	RIG_CASE_ARG_GAP(pre "packed-" mid "indirect-" name, run,	\
+			 (more) | PACKED | INDIRECT, gap)
+/* Through the DMA API. */
 #define EVERY_LAYOUT_GAPS(name, run, gap, packed_gap)			\
-	RIG_CASE_ARG_GAP("split-" name, run, SPLIT, gap),		\
-	RIG_CASE_ARG_GAP("split-indirect-" name, run, SPLIT | INDIRECT, gap), \
-	RIG_CASE_ARG_GAP("packed-" name, run, PACKED, packed_gap),	\
-	RIG_CASE_ARG_GAP("packed-indirect-" name, run, PACKED | INDIRECT, gap)
+	LAYOUTS("", "", name, run, 0, gap, packed_gap)
 #define EVERY_LAYOUT(name, run)	EVERY_LAYOUT_GAPS(name, run, NULL, NULL)
 /* The same, in order (VIRTIO_F_IN_ORDER), through the DMA API. */
 #define IN_ORDER_LAYOUTS(name, run)					\
-	RIG_CASE_ARG("split-in-order-" name, run, SPLIT | IN_ORDER),	\
-	RIG_CASE_ARG("split-in-order-indirect-" name, run,		\
-		     SPLIT | IN_ORDER | INDIRECT),			\
-	RIG_CASE_ARG("packed-in-order-" name, run, PACKED | IN_ORDER),	\
-	RIG_CASE_ARG("packed-in-order-indirect-" name, run,		\
-		     PACKED | IN_ORDER | INDIRECT)
+	LAYOUTS("", "in-order-", name, run, IN_ORDER, NULL, NULL)
 /* The same through the device's map ops. */
 #define MAP_OPS_LAYOUTS(name, run)					\
-	RIG_CASE_ARG("map-ops-split-" name, run, MAP_OPS | SPLIT),	\
-	RIG_CASE_ARG("map-ops-split-indirect-" name, run,		\
-		     MAP_OPS | SPLIT | INDIRECT),			\
-	RIG_CASE_ARG("map-ops-packed-" name, run, MAP_OPS | PACKED),	\
-	RIG_CASE_ARG("map-ops-packed-indirect-" name, run,		\
-		     MAP_OPS | PACKED | INDIRECT)
+	LAYOUTS("map-ops-", "", name, run, MAP_OPS, NULL, NULL)
 
 static const struct rig_case cases[] = {
 	EVERY_LAYOUT("map-unmap", map_unmap),
