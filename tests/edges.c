@@ -38,7 +38,7 @@
 #include "harness/harness.h"
 #include "harness/mockdev.h"
 #include "tests/said.h"
-#include "tests/vringh_guest.h"
+#include "tests/vringh_hand.h"
 
 static const char help[] =
 "Usage: edges --list | edges --gaps | edges CASE\n"
@@ -187,12 +187,12 @@ static void host_done(void)
 
 static void set_desc(struct vring_desc *d, u64 addr, u32 len, u16 flags, u16 next)
 {
-	vringh_guest_set_desc(&vrh, d, addr, len, flags, next);
+	vringh_hand_set_desc(&vrh, d, addr, len, flags, next);
 }
 
 static void offer(u16 head)
 {
-	vringh_guest_offer(&vrh, &gvr, head);
+	vringh_hand_offer(&vrh, &gvr, head);
 }
 
 /* Packed descriptor @i as the driver writes it in lap @wrap. */
@@ -207,32 +207,14 @@ static void set_pdesc(unsigned int i, u64 addr, u32 len, u16 id, u16 flags, bool
 					       1 << VRING_PACKED_DESC_F_USED));
 }
 
-/* One getdesc with what vringh said captured: its result, *@head, *@said. */
-static int getdesc(bool (*getrange)(struct vringh *, u64, struct vringh_range *),
-		   struct vringh_iov *riov, struct vringh_iov *wiov, u16 *head, size_t *said)
-{
-	int err;
-
-	capture_begin();
-	err = vringh_getdesc_user(&vrh, riov, wiov, getrange, head);
-	*said = capture_end();
-	return err;
-}
-
 /* Take the next buffer, which must come without a word; its head or id. */
 static u16 take(void)
 {
-	struct iovec rs[4], ws[4];
-	struct vringh_iov riov, wiov;
 	size_t said;
 	u16 head;
 	int err;
 
-	vringh_iov_init(&riov, rs, 4);
-	vringh_iov_init(&wiov, ws, 4);
-	err = getdesc(rig_getrange, &riov, &wiov, &head, &said);
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
+	err = vringh_hand_getdesc(&vrh, rig_getrange, &head, &said);
 	CHECKF(err == 1, "getdesc returned %d (%s), expected a buffer", err,
 	       err < 0 ? strerror(-err) : "nothing there");
 	CHECKF(!said, "a buffer within bounds taken with a message");
@@ -260,8 +242,6 @@ static void refused(int err, int want, size_t said)
 /* The next getdesc: taken (at), or refused with @want and the ring unmoved. */
 static int getdesc_edge(bool past, int want)
 {
-	struct iovec rs[4], ws[4];
-	struct vringh_iov riov, wiov;
 	u16 before = vrh.last_avail_idx, head;
 	size_t said;
 	int err;
@@ -271,11 +251,7 @@ static int getdesc_edge(bool past, int want)
 		host_done();
 		return 0;
 	}
-	vringh_iov_init(&riov, rs, 4);
-	vringh_iov_init(&wiov, ws, 4);
-	err = getdesc(rig_getrange, &riov, &wiov, &head, &said);
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
+	err = vringh_hand_getdesc(&vrh, rig_getrange, &head, &said);
 	refused(err, want, said);
 	if (strcmp(rig_host_impl(), "kernel"))
 		CHECKF(vrh.last_avail_idx == before, "the ring moved on a refusal");
@@ -734,8 +710,8 @@ static int buffer_region(const struct edge *e, bool past)
 		}
 		offer_buffer(at, 64);
 		vringh_iov_init(&riov, rs, 4);
-		err = getdesc(e->v & V_TWO ? two_regions : rig_getrange, &riov, NULL, &id,
-			      &said);
+		err = vringh_hand_getdesc_iov(&vrh, e->v & V_TWO ? two_regions : rig_getrange,
+					      &riov, NULL, &id, &said);
 		if (past) {
 			refused(err, -EINVAL, said);
 		} else if (e->v & V_TWO) {

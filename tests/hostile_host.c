@@ -20,7 +20,7 @@
 #include "tests/chain.h"
 #include "tests/hostile.h"
 #include "tests/said.h"
-#include "tests/vringh_guest.h"
+#include "tests/vringh_hand.h"
 
 #define MEM_SIZE	(64 * 1024)
 #define OFF_TABLE	16384
@@ -86,13 +86,13 @@ static void *gaddr(size_t off)
 
 static void set_desc(struct vring_desc *d, u64 addr, u32 len, u16 flags, u16 next)
 {
-	vringh_guest_set_desc(&vrh, d, addr, len, flags, next);
+	vringh_hand_set_desc(&vrh, d, addr, len, flags, next);
 }
 
 /* Make head @head available as the next avail entry. */
 static void offer(u16 head)
 {
-	vringh_guest_offer(&vrh, &gvr, head);
+	vringh_hand_offer(&vrh, &gvr, head);
 }
 
 static u64 data_addr(unsigned int n)
@@ -103,27 +103,6 @@ static u64 data_addr(unsigned int n)
 /* LAY: rows (tests/chain.h) into table @t; OFFER: into the ring, first row the head. */
 #define LAY(t, ...)	chain_lay(set_desc, t, CHAIN_ROWS(__VA_ARGS__))
 #define OFFER(...)	chain_offer(set_desc, offer, gvr.desc, CHAIN_ROWS(__VA_ARGS__))
-
-/*
- * One getdesc on fresh iovs, what the ring code printed captured (*said:
- * how many bytes); returns getdesc's result.
- */
-static int getdesc_said(bool (*getrange)(struct vringh *, u64, struct vringh_range *),
-			u16 *head, size_t *said)
-{
-	struct iovec rstack[4], wstack[4];
-	struct vringh_iov riov, wiov;
-	int err;
-
-	vringh_iov_init(&riov, rstack, 4);
-	vringh_iov_init(&wiov, wstack, 4);
-	capture_begin();
-	err = vringh_getdesc_user(&vrh, &riov, &wiov, getrange, head);
-	*said = capture_end();
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
-	return err;
-}
 
 /* For check_refused(): any error will do. */
 #define ANY_REFUSAL INT_MIN
@@ -170,7 +149,7 @@ static int expect_getdesc_why(int want,
 	u16 head;
 	int err;
 
-	err = getdesc_said(getrange, &head, &said);
+	err = vringh_hand_getdesc(&vrh, getrange, &head, &said);
 	rig_shm_destroy(&shm);
 	check_refused(err, want, said, why);
 	if (strcmp(rig_host_impl(), "kernel") == 0)
@@ -196,7 +175,7 @@ static u16 take(void)
 	size_t said;
 	u16 head;
 
-	CHECK(getdesc_said(range_getrange, &head, &said) == 1);
+	CHECK(vringh_hand_getdesc(&vrh, range_getrange, &head, &said) == 1);
 	return head;
 }
 
@@ -387,19 +366,11 @@ static void host_teardown(void)
 static int expect_taken(bool (*getrange)(struct vringh *, u64, struct vringh_range *),
 			void (*teardown)(void))
 {
-	struct iovec rstack[4], wstack[4];
-	struct vringh_iov riov, wiov;
 	size_t said;
 	u16 head;
 	int err;
 
-	vringh_iov_init(&riov, rstack, 4);
-	vringh_iov_init(&wiov, wstack, 4);
-	capture_begin();
-	err = vringh_getdesc_user(&vrh, &riov, &wiov, getrange, &head);
-	said = capture_end();
-	vringh_iov_cleanup(&riov);
-	vringh_iov_cleanup(&wiov);
+	err = vringh_hand_getdesc(&vrh, getrange, &head, &said);
 	teardown();
 	CHECKF(err == 1, "getdesc returned %d (%s), expected 1", err,
 	       getdesc_words(err));
@@ -635,10 +606,10 @@ static int expect_packed_why(int want, unsigned int takes,
 	int err;
 
 	while (takes--)
-		CHECK(getdesc_said(getrange, &head, &said) == 1);
+		CHECK(vringh_hand_getdesc(&vrh, getrange, &head, &said) == 1);
 	before = vrh.last_avail_idx;
 	wrap = vrh.avail_wrap_counter;
-	err = getdesc_said(getrange, &head, &said);
+	err = vringh_hand_getdesc(&vrh, getrange, &head, &said);
 	check_refused(err, want, said, why);
 	CHECKF(vrh.last_avail_idx == before && vrh.avail_wrap_counter == wrap,
 	       "the avail offset moved on error");
