@@ -307,12 +307,8 @@ static unsigned long tx_collect(void)
 {
 	unsigned long got = 0;
 	unsigned int len;
-	void *token;
 
-	while ((token = virtqueue_get_buf(txq.vq, &len)) != NULL) {
-		CHECKF(token == slot(&txq, txq.used),
-		       "tx buffer 0x%lx: got back token %p, expected %p",
-		       txq.used, token, (void *)slot(&txq, txq.used));
+	while (rig_queue_next_used(txq.vq, &len, slot(&txq, txq.used), "tx buffer", txq.used)) {
 		CHECKF(len == 0, "tx buffer 0x%lx: used length %u, but it has no writable bytes",
 		       txq.used, len);
 		txq.used++;
@@ -460,10 +456,8 @@ static unsigned long rx_collect(void)
 	unsigned int len;
 	void *token;
 
-	while ((token = virtqueue_get_buf(rxq.vq, &len)) != NULL) {
-		CHECKF(token == slot(&rxq, rxq.used),
-		       "rx buffer 0x%lx: got back token %p, expected %p",
-		       rxq.used, token, (void *)slot(&rxq, rxq.used));
+	while ((token = rig_queue_next_used(rxq.vq, &len, slot(&rxq, rxq.used), "rx buffer",
+					    rxq.used))) {
 		CHECKF(len <= rxq.slot_len, "rx buffer 0x%lx: used length %u > its %zu bytes",
 		       rxq.used, len, rxq.slot_len);
 		CHECKF(gather.len + len <= sizeof(gather.buf),
@@ -819,13 +813,9 @@ static void parse_options(int argc, char *argv[])
 	enum { OPT_BUF_NUM = 256, OPT_RX_BUF, OPT_DETACH, OPT_VNET_HDR, OPT_TX, OPT_RX };
 	static const struct option longopts[] = {
 		RIG_HELP_OPTION,
-		RIG_FEATURE_OPTIONS("indirect", VIRTIO_RING_F_INDIRECT_DESC),
-		RIG_FEATURE_OPTIONS("event-idx", VIRTIO_RING_F_EVENT_IDX),
-		RIG_FEATURE_OPTIONS("virtio-1", VIRTIO_F_VERSION_1),
+		RIG_DRIVER_OPTIONS(&opt.delayed),
 		RIG_FEATURE_OPTIONS("mrg-rxbuf", VIRTIO_NET_F_MRG_RXBUF),
 		RIG_IN_ORDER_OPTION(no_argument),
-		{ "delayed-interrupt", no_argument, &opt.delayed, true },
-		{ "no-delayed-interrupt", no_argument, &opt.delayed, false },
 		{ "vnet-hdr", required_argument, NULL, OPT_VNET_HDR },
 		{ "tx", no_argument, NULL, OPT_TX },
 		{ "rx", no_argument, NULL, OPT_RX },

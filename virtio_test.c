@@ -574,12 +574,8 @@ static unsigned long collect(void)
 {
 	unsigned long got = 0;
 	unsigned int len;
-	void *token;
 
-	while ((token = virtqueue_get_buf(drv.vq, &len)) != NULL) {
-		CHECKF(token == slot(drv.completed),
-		       "buffer 0x%lx: got back token %p, expected %p",
-		       drv.completed, token, (void *)slot(drv.completed));
+	while (rig_queue_next_used(drv.vq, &len, slot(drv.completed), "buffer", drv.completed)) {
 		/* The ring code may not check this: a careful driver does. */
 		if (len) {
 			snprintf(drv.why, sizeof(drv.why),
@@ -741,13 +737,9 @@ static void parse_options(int argc, char *argv[])
 	};
 	static const struct option longopts[] = {
 		RIG_HELP_OPTION,
-		RIG_FEATURE_OPTIONS("indirect", VIRTIO_RING_F_INDIRECT_DESC),
-		RIG_FEATURE_OPTIONS("event-idx", VIRTIO_RING_F_EVENT_IDX),
-		RIG_FEATURE_OPTIONS("virtio-1", VIRTIO_F_VERSION_1),
+		RIG_DRIVER_OPTIONS(&opt.delayed),
 		RIG_PACKED_OPTION,
 		RIG_IN_ORDER_OPTION(optional_argument),
-		{ "delayed-interrupt", no_argument, &opt.delayed, true },
-		{ "no-delayed-interrupt", no_argument, &opt.delayed, false },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "reset", optional_argument, NULL, OPT_RESET },
 		{ "buf-num", required_argument, NULL, OPT_BUF_NUM },

@@ -48,6 +48,17 @@ bool rig_feature_option(int c, u64 *features);
 #define RIG_FEATURE_OPTIONS(name, bit)	\
 	RIG_FEATURE_ON_OPTION(name, bit), RIG_FEATURE_OFF_OPTION("no-" name, bit)
 /*
+ * The rows the driver tests (virtio_test, vhost_net_test) share: the ring
+ * feature pairs --[no-]indirect, --[no-]event-idx and --[no-]virtio-1,
+ * and --[no-]delayed-interrupt setting the int *@delayed to 1 (0).
+ */
+#define RIG_DRIVER_OPTIONS(delayed)					\
+	RIG_FEATURE_OPTIONS("indirect", VIRTIO_RING_F_INDIRECT_DESC),	\
+	RIG_FEATURE_OPTIONS("event-idx", VIRTIO_RING_F_EVENT_IDX),	\
+	RIG_FEATURE_OPTIONS("virtio-1", VIRTIO_F_VERSION_1),		\
+	{ "delayed-interrupt", no_argument, delayed, true },		\
+	{ "no-delayed-interrupt", no_argument, delayed, false }
+/*
  * The options every program's getopt loop treats alike, which rig_getopt()
  * acts on itself: -h, --help (@usage, exit 0), --version (the build as
  * @prog's, rig_print_version(), exit 0), the feature rows (into

@@ -119,6 +119,16 @@ void rig_queue_destroy(struct rig_queue *q)
 	memset(q, 0, sizeof(*q));
 }
 
+void *rig_queue_next_used(struct virtqueue *vq, unsigned int *len, const void *want,
+			  const char *what, unsigned long n)
+{
+	void *token = virtqueue_get_buf(vq, len);
+
+	CHECKF(!token || token == want, "%s 0x%lx: got back token %p, expected %p",
+	       what, n, token, want);
+	return token;
+}
+
 const char *rig_ring_describe(const struct rig_ring *r,
 			      const struct virtio_device *vdev,
 			      char *buf, size_t len)

@@ -57,6 +57,14 @@ void rig_queue_make(struct rig_queue *q, struct virtio_device *vdev,
 		    void (*callback)(struct virtqueue *), const char *name);
 void rig_queue_destroy(struct rig_queue *q);
 /*
+ * The next buffer the device used on @vq (virtqueue_get_buf(), its used
+ * length in *@len), NULL when there is none.  The buffers come back in
+ * the order they were added: the token must be @want, else the check
+ * fails naming the buffer, "@what 0x@n".
+ */
+void *rig_queue_next_used(struct virtqueue *vq, unsigned int *len, const void *want,
+			  const char *what, unsigned long n);
+/*
  * The ring's shared state as one line into @buf (@len bytes), for a
  * report of where a run stopped: split, the avail and used indices and
  * flags and both event index fields; packed, both event suppression
