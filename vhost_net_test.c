@@ -277,29 +277,47 @@ static bool netq_add(struct netq *nq, unsigned int len, bool apart)
 	return true;
 }
 
+/*
+ * Add @nq's slots while its ring has room, at most @most, each made by
+ * @next (its length and whether apart; false: none to add); one kick for
+ * them all.  How many were added.
+ */
+static unsigned long netq_fill(struct netq *nq, unsigned long most,
+			       bool (*next)(unsigned int *len, bool *apart))
+{
+	unsigned long added = 0;
+	unsigned int len;
+	bool apart;
+
+	while (added < most && nq->added - nq->used < RING_SIZE &&
+	       next(&len, &apart) && netq_add(nq, len, apart))
+		added++;
+	if (added)
+		virtqueue_kick(nq->vq);
+	return added;
+}
+
 /* ---- TX ---- */
+
+/* The next frame, header first, into its slot; false when all were added. */
+static bool tx_next(unsigned int *len, bool *apart)
+{
+	char *buf = slot(&txq, txq.added);
+
+	if (txq.added >= opt.frames)
+		return false;
+	tx_header((void *)buf);
+	make_frame(txq.added, (unsigned char *)buf + hdr_len);
+	*len = hdr_len + frame_len(txq.added);
+	/* Header and frame as one buffer, or apart, in turn. */
+	*apart = txq.added & 1;
+	return true;
+}
 
 /* Add frames while there is room; one kick for them all. */
 static unsigned long tx_add(void)
 {
-	unsigned long added = 0;
-	unsigned long room = opt.serve ? SERVE_BATCH : RING_SIZE;
-
-	while (txq.added < opt.frames && txq.added - txq.used < RING_SIZE &&
-	       added < room) {
-		char *buf = slot(&txq, txq.added);
-		unsigned int len = frame_len(txq.added);
-
-		tx_header((void *)buf);
-		make_frame(txq.added, (unsigned char *)buf + hdr_len);
-		/* Header and frame as one buffer, or apart, in turn. */
-		if (!netq_add(&txq, hdr_len + len, txq.added & 1))
-			break;
-		added++;
-	}
-	if (added)
-		virtqueue_kick(txq.vq);
-	return added;
+	return netq_fill(&txq, opt.serve ? SERVE_BATCH : RING_SIZE, tx_next);
 }
 
 /* Take back what vhost-net sent: buffers in order, none written to. */
@@ -360,21 +378,20 @@ static unsigned long tx_take(void)
 
 /* ---- RX ---- */
 
+/* The next receive buffer, its header room marked. */
+static bool rx_next(unsigned int *len, bool *apart)
+{
+	memset(slot(&rxq, rxq.added), 0xa5, hdr_len);
+	*len = rxq.slot_len;
+	/* Without merging: header and frame room apart, in turn. */
+	*apart = !mergeable && (rxq.added & 1);
+	return true;
+}
+
 /* Keep every receive buffer posted; one kick for them all. */
 static unsigned long rx_refill(void)
 {
-	unsigned long added = 0;
-
-	while (rxq.added - rxq.used < RING_SIZE) {
-		/* Without merging: header and frame room apart, in turn. */
-		memset(slot(&rxq, rxq.added), 0xa5, hdr_len);
-		if (!netq_add(&rxq, rxq.slot_len, !mergeable && (rxq.added & 1)))
-			break;
-		added++;
-	}
-	if (added)
-		virtqueue_kick(rxq.vq);
-	return added;
+	return netq_fill(&rxq, RING_SIZE, rx_next);
 }
 
 /* Put frames on the wire, never more ahead than the socket queues. */
