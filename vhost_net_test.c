@@ -844,20 +844,19 @@ static void parse_options(int argc, char *argv[])
 		RIG_JSON_OPTION,
 		{ }
 	};
-	static const struct rig_getopt common = {
-		.prog = "vhost_net_test", .usage = usage, .features = &opt.features,
-		.in_order = &opt.in_order, .json = &opt.json, .no_operands = true,
-	};
 	static const struct rig_number_opt numbers[] = {
 		RIG_NUMBER_OPT(OPT_BUF_NUM, opt.frames, 1, 1UL << 40),
 		RIG_NUMBER_OPT(OPT_RX_BUF, opt.rx_buf, 1, RX_BUF_MAX),
+	};
+	static const struct rig_getopt common = {
+		.prog = "vhost_net_test", .usage = usage, .features = &opt.features,
+		.in_order = &opt.in_order, .json = &opt.json,
+		.numbers = numbers, .nnumbers = ARRAY_SIZE(numbers), .no_operands = true,
 	};
 	bool tx_only = false, rx_only = false;
 	int c;
 
 	while ((c = rig_getopt(argc, argv, longopts, &common)) != -1) {
-		if (rig_number_option(c, numbers, ARRAY_SIZE(numbers), longopts))
-			continue;
 		switch (c) {
 		case OPT_VNET_HDR:
 			if (!strcmp(optarg, "socket"))

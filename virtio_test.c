@@ -749,20 +749,18 @@ static void parse_options(int argc, char *argv[])
 		{ "vhost", optional_argument, NULL, OPT_VHOST },
 		{ }
 	};
+	static const struct rig_number_opt numbers[] = {
+		RIG_NUMBER_OPT(OPT_BUF_NUM, opt.bufs, 1, 1UL << 40),
+	};
 	static const struct rig_getopt common = {
 		.prog = "virtio_test", .usage = usage, .features = &opt.features,
 		.packed = &opt.packed, .in_order = &opt.in_order,
 		.batch = &opt.used_batch, .batch_max = RING_SIZE, .json = &opt.json,
-		.no_operands = true,
-	};
-	static const struct rig_number_opt numbers[] = {
-		RIG_NUMBER_OPT(OPT_BUF_NUM, opt.bufs, 1, 1UL << 40),
+		.numbers = numbers, .nnumbers = ARRAY_SIZE(numbers), .no_operands = true,
 	};
 	int c, bug;
 
 	while ((c = rig_getopt(argc, argv, longopts, &common)) != -1) {
-		if (rig_number_option(c, numbers, ARRAY_SIZE(numbers), longopts))
-			continue;
 		switch (c) {
 		case OPT_BATCH:
 			if (!strcmp(optarg, "random"))

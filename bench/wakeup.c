@@ -265,24 +265,21 @@ int main(int argc, char *argv[])
 		{ "rounds", required_argument, NULL, OPT_ROUNDS },
 		{ }
 	};
-	static const struct rig_getopt common = {
-		.prog = "bench/wakeup", .usage = usage, .json = &opt.json,
-		.no_operands = true,
-	};
 	static const struct rig_number_opt numbers[] = {
 		RIG_NUMBER_OPT(OPT_ROUND_TRIPS, opt.round_trips, 1, 1UL << 30),
 		RIG_NUMBER_OPT(OPT_ROUNDS, opt.rounds, 1, 1000),
 	};
+	static const struct rig_getopt common = {
+		.prog = "bench/wakeup", .usage = usage, .json = &opt.json,
+		.numbers = numbers, .nnumbers = ARRAY_SIZE(numbers), .no_operands = true,
+	};
 	double figs[ARRAY_SIZE(methods)][3];
 	unsigned int m;
-	int c;
 
 	/* Its messages name it as it is run from the top folder. */
 	program_invocation_short_name = "bench/wakeup";
-	while ((c = rig_getopt(argc, argv, longopts, &common)) != -1) {
-		if (!rig_number_option(c, numbers, ARRAY_SIZE(numbers), longopts))
-			rig_usage_hint();
-	}
+	while (rig_getopt(argc, argv, longopts, &common) != -1)
+		rig_usage_hint();
 	if (rig_pick_two_cpus(&cpu_ping, &cpu_pong) < 2)
 		rig_skip("needs two CPUs; this process may run on CPU %s only",
 			 rig_cpus_allowed_list());

@@ -99,8 +99,11 @@ int rig_getopt(int argc, char *argv[], const struct option *longopts,
 			*g->json = true;
 			break;
 		default:
-			if (!g->features || !rig_feature_option(c, g->features))
-				return c;
+			if (g->features && rig_feature_option(c, g->features))
+				break;
+			if (g->nnumbers && rig_number_option(c, g->numbers, g->nnumbers, longopts))
+				break;
+			return c;
 		}
 	}
 	if (g->no_operands && optind < argc)

@@ -64,12 +64,14 @@ bool rig_feature_option(int c, u64 *features);
  * @prog's, rig_print_version(), exit 0), the feature rows (into
  * *@features), --packed (*@packed = true) and --in-order[=N] (*@in_order =
  * true; N, 1 to @batch_max buffers per used entry, into *@batch, and
- * *@batch_given = true, when given) and --json (*@json = true).  A program
+ * *@batch_given = true, when given), --json (*@json = true) and the
+ * @nnumbers whole-number rows @numbers (rig_number_option()).  A program
  * lists the rows it takes in its table (below) and sets the fields those
  * rows need; NULL for the others (@batch_given may be NULL).  With
  * @no_operands, an operand after the options is a usage error
  * ("unexpected argument 'X'").
  */
+struct rig_number_opt;
 struct rig_getopt {
 	const char *prog;
 	void (*usage)(void);
@@ -80,6 +82,8 @@ struct rig_getopt {
 	unsigned long batch_max;
 	bool *batch_given;
 	bool *json;
+	const struct rig_number_opt *numbers;
+	size_t nnumbers;
 	bool no_operands;
 };
 enum {
