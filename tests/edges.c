@@ -1119,9 +1119,7 @@ static int broken(void)
 	size_t said;
 	void *buf;
 
-	capture_begin();
-	buf = virtqueue_get_buf(vq, &len);
-	said = capture_end();
+	buf = said_get_buf(vq, &len, &said);
 	CHECKF_GAP(buf == NULL && virtqueue_is_broken(vq),
 		   "get_buf returned %p (len %u) from a lying device, the queue %sbroken", buf,
 		   len, virtqueue_is_broken(vq) ? "" : "not ");
@@ -1138,9 +1136,7 @@ static void returned(unsigned int i, unsigned int want)
 	size_t said;
 	void *buf;
 
-	capture_begin();
-	buf = virtqueue_get_buf(vq, &len);
-	said = capture_end();
+	buf = said_get_buf(vq, &len, &said);
 	CHECKF(buf == bufs[i], "get_buf returned %p, not buffer %u", buf, i);
 	CHECKF(len == want, "buffer %u came back with length %u, not %u", i, len, want);
 	CHECKF(!said && !virtqueue_is_broken(vq), "a used entry within bounds broke the queue");

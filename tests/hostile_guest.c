@@ -63,17 +63,6 @@ static void device_uses_packed_at(unsigned int off, u16 id, u32 len)
 				  mockdev_used_flags(true, len));
 }
 
-/* get_buf; what the ring code said meanwhile, in bytes, in *@said. */
-static void *get_buf_said(unsigned int *len, size_t *said)
-{
-	void *buf;
-
-	capture_begin();
-	buf = virtqueue_get_buf(vq, len);
-	*said = capture_end();
-	return buf;
-}
-
 /*
  * get_buf from the lying device must return nothing, break the queue and
  * say so.  With @gap_unbroken, a queue left unbroken is the case's known
@@ -83,7 +72,7 @@ static void get_buf_breaks(bool gap_unbroken)
 {
 	unsigned int len = 0;
 	size_t said;
-	void *buf = get_buf_said(&len, &said);
+	void *buf = said_get_buf(vq, &len, &said);
 
 	CHECKF_GAP(buf == NULL, "get_buf returned %p from a lying device", buf);
 	if (gap_unbroken)
@@ -244,7 +233,7 @@ static int expect_returned(unsigned int want_len)
 {
 	unsigned int len = 0;
 	size_t said;
-	void *buf = get_buf_said(&len, &said);
+	void *buf = said_get_buf(vq, &len, &said);
 
 	CHECKF(buf == inbuf, "get_buf returned %p, not the buffer used", buf);
 	CHECKF(len == want_len, "get_buf said %u bytes, the device %u", len,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <linux/kernel.h>
+#include <linux/virtio.h>
 
 #include "harness/harness.h"
 #include "tests/said.h"
@@ -51,4 +52,14 @@ bool said_why(bool host, const char *why)
 	const char *impl = host ? rig_host_impl() : rig_guest_impl();
 
 	return !why || strcmp(impl, "kernel") == 0 || strstr(said_text, why);
+}
+
+void *said_get_buf(struct virtqueue *vq, unsigned int *len, size_t *said)
+{
+	void *buf;
+
+	capture_begin();
+	buf = virtqueue_get_buf(vq, len);
+	*said = capture_end();
+	return buf;
 }

@@ -28,4 +28,8 @@ size_t capture_end(void);
  */
 bool said_why(bool host, const char *why);
 
+struct virtqueue;
+/* virtqueue_get_buf(@vq, @len), what the ring code said meanwhile in *@said (bytes). */
+void *said_get_buf(struct virtqueue *vq, unsigned int *len, size_t *said);
+
 #endif
