@@ -323,14 +323,7 @@ static void add_text(struct part **parts, size_t *n, size_t *cap,
 		}
 	}
 	*parts = grow(*parts, cap, *n + 1, sizeof(**parts));
-	p = &(*parts)[(*n)++];
-	p->off = off;
-	p->len = len;
-	p->ws = 0;
-	p->is_num = 0;
-	p->is_float = 0;
-	p->is_hex = 0;
-	p->is_classic = 0;
+	(*parts)[(*n)++] = (struct part){ .off = off, .len = len };
 }
 
 /* Cut s[0..len) into parts; the first opt.skip numbers become text. */
