@@ -3,16 +3,17 @@
 # Kernel-tree mode and output folders: which folder each build happens in.
 # Included at the top of the Makefile.
 #
-#   make KSRC=/path/to/linux                 kernel/kernel, in build-kernel/
+#   make KSRC=/path/to/linux                 kernel/kernel, in build-kernel/TREE/
 #   make KSRC=... GUEST=kernel HOST=rig      the kernel's virtio_ring.c with
-#                                            our vringh.c, in build-kernel-rig/
+#                                            our vringh.c, in build-kernel-rig/TREE/
 #   make KSRC=... GUEST=rig HOST=kernel      ours against the kernel's vringh.c,
-#                                            in build-rig-kernel/
+#                                            in build-rig-kernel/TREE/
+#                                            (TREE: kernel/ksrc-key.sh KSRC)
 #   make check KSRC=...                      builds and checks all three
 #   make check KSRC=... LIST=1               builds all three, names the checks
 #   make check-asan KSRC=... (-ubsan, -tsan, -valgrind)
-#                                            the same in build-asan-kernel/,
-#                                            build-asan-kernel-rig/, ...
+#                                            the same in build-asan-kernel/TREE/,
+#                                            build-asan-kernel-rig/TREE/, ...
 #   make O=dir ...                           any build in its own folder
 #   make ksrc-6.12                           extract Debian's linux-source-6.12
 #
@@ -87,11 +88,14 @@ $(error GUEST=$(GUEST) HOST=$(HOST) needs KSRC=/path/to/linux)
 endif
 endif
 
-# The folder a pairing builds in: build-kernel, build-<guest>-<host>, or
-# the top level for the rig's own code; under make check-MODE KSRC=,
-# build-MODE-kernel, build-MODE-<guest>-<host> (rig-build-prefix).
+# The folder a pairing builds in: build-kernel/TREE, build-<guest>-<host>/TREE,
+# or the top level for the rig's own code; under make check-MODE KSRC=,
+# build-MODE-kernel/TREE, build-MODE-<guest>-<host>/TREE (rig-build-prefix).
+# TREE is the kernel tree's own name (kernel/ksrc-key.sh): each tree
+# builds in folders of its own, so switching KSRC rebuilds neither tree.
 rig-build-prefix ?= build
-rig-pairing-dir = $(if $(filter kernel-kernel,$(1)-$(2)),$(rig-build-prefix)-kernel,$(if $(filter kernel,$(1) $(2)),$(rig-build-prefix)-$(1)-$(2),.))
+rig-ksrc-key := $(if $(KSRC),$(shell $(srctree)/kernel/ksrc-key.sh $(KSRC)))
+rig-pairing-dir = $(if $(filter kernel-kernel,$(1)-$(2)),$(rig-build-prefix)-kernel/$(rig-ksrc-key),$(if $(filter kernel,$(1) $(2)),$(rig-build-prefix)-$(1)-$(2)/$(rig-ksrc-key),.))
 
 rig-goals := $(or $(MAKECMDGOALS),all)
 rig-mode-goals := $(filter $(CHECK_MODES),$(rig-goals))
@@ -115,7 +119,7 @@ ifdef O
 $(error make check KSRC=... checks three pairings in three folders; give GUEST= and HOST= to check one in O=$(O))
 endif
 rig-pairings := kernel-kernel kernel-rig rig-kernel
-O := build-kernel
+O := $(call rig-pairing-dir,kernel,kernel)
 else
 rig-pairings := $(GUEST)-$(HOST)
 O ?= $(call rig-pairing-dir,$(GUEST),$(HOST))

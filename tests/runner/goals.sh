@@ -6,7 +6,7 @@
 # selects a fuzz check does, and plain make check); make check LIST=1
 # builds what the run needs, then names its checks (tests/run-check.sh
 # --list), and make check KSRC=TREE LIST=1 names those of the three
-# pairings' folders.
+# pairings' folders, which are TREE's own (kernel/ksrc-key.sh).
 #
 # Usage: tests/runner/goals.sh   (from anywhere; prints PASS:/FAIL: lines)
 set -u
@@ -33,10 +33,11 @@ pass_if "make check LIST=1 builds the test programs and runs tests/run-check.sh 
 # A tree make -n can read: the ring files are not compiled here.
 k=$tmp/tree
 mkdir -p "$k/drivers/virtio" && : >"$k/drivers/virtio/virtio_ring.c"
+key=$(kernel/ksrc-key.sh "$k")
 # (the pairings' builds taken as made: -o)
 dry check KSRC="$k" LIST=1 -o rig-in-kernel-kernel -o rig-in-kernel-rig \
 	-o rig-in-rig-kernel &&
 	grep -A1 'tests/run-check\.sh' "$tmp/out" |
-	grep -q -- '--list --ksrc build-kernel build-kernel-rig build-rig-kernel'
+	grep -q -- "--list --ksrc build-kernel/$key build-kernel-rig/$key build-rig-kernel/$key"
 pass_if "make check KSRC=TREE LIST=1 names the checks of the three pairings"
 exit $failed
