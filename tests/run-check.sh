@@ -985,6 +985,7 @@ if [ -n "$KSRC" ]; then
 			frontend=1
 			LONG=1 frontend_checks
 			ksrc_patched_checks
+			LONG=1 suite "ksrc folders" tests/ksrc-folders.sh "$(build_ksrc)"
 		fi
 		# The torture device is our vhost_dev, whose vringh serves
 		# packed rings too: the kernel's driver against our device.
