@@ -42,7 +42,7 @@ series: ab/compare
 		$(if $(PLOT),-P $(call shell-quote,$(PLOT))) '$(BASE)' '$(HEAD)'
 
 # make count MATRIX=DIR: instead, ring-code instructions per add and per
-# get_buf in every cell of the matrix, DIR's (e.g. build-kernel, a KSRC=
+# get_buf in every cell of the matrix, DIR's (e.g. build-kernel/T, a KSRC=
 # build) beside this build's, with the ratio (ab/count.sh --matrix);
 # MATRIX=. this build's alone.
 count: vring_bench vringh_test vhost_net_test

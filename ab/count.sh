@@ -64,7 +64,7 @@
 # only inside virtqueue_add_outbuf/virtqueue_add_inbuf (add) or inside
 # virtqueue_get_buf (get_buf), MLO and MHI adds, the difference over
 # MHI - MLO.  With BUILD_DIR_B, B's figures and B/A beside A's: e.g. A a
-# KSRC build (build-kernel) and B ours, the same shims and harness on both
+# KSRC build (build-kernel/T) and B ours, the same shims and harness on both
 # sides, B/A ours over the kernel's.  "add" includes the kmalloc of an
 # indirect table, "get_buf" its kfree and the calls that find nothing (one
 # a ring-full); the ring-code figure leaves those shims out.

@@ -4,7 +4,8 @@
 # A Linux guest (QEMU TCG) reading its whole 64 MiB virtio-blk disk served
 # by vhost_dev, two builds interleaved: typically our vringh against a
 # kernel tree's (make KSRC=build-ksrc/linux-source-6.12 HOST=kernel
-# GUEST=rig builds the latter in build-rig-kernel/).
+# GUEST=rig builds the latter in build-rig-kernel/T/, T being
+# kernel/ksrc-key.sh's name for the tree).
 #
 # Usage: bench/vhost-guest.sh [-n RUNS] [-b BS] BUILD_A BUILD_B
 #   RUNS  boots of each build (default 5), alternating A B, B A, ...
