@@ -31,12 +31,19 @@
 # status is 1, and a driver with no figure at all has no median ("none").
 #
 # Usage: bench/net.sh [RIG_BUILD [KERNEL_BUILD]]
+#   KERNEL_BUILD: a GUEST=kernel HOST=rig build; by default the one tree's
+#   in build-kernel-rig/ (its folder there, kernel/ksrc-key.sh), if one
 #   RUNS (default 7), FRAMES (default 1000000), DPDK_SECONDS (default 8),
 #   LAYOUTS (default "split packed")
 set -u
 cd "$(dirname "$0")/.." || exit 1
 RIG=${1:-.}
-KERN=${2:-build-kernel-rig}
+KERN=${2:-}
+if [ -z "$KERN" ]; then
+	kerns=(build-kernel-rig/*/vhost_user_frontend)
+	KERN=build-kernel-rig/TREE
+	[ ${#kerns[@]} -eq 1 ] && [ -x "${kerns[0]}" ] && KERN=${kerns[0]%/*}
+fi
 RUNS=${RUNS:-7}
 LAYOUTS=${LAYOUTS:-split packed}
 BURST=32
