@@ -452,7 +452,7 @@ if [ "$report" = short ]; then
 	}
 	repo=$top
 	[ -z "$ksrc" ] || repo=$ksrc
-	awk -F '\t' -f "$here/short.awk" -v cmd="$(cmdline)" \
+	awk -F '\t' -f "$here/short-lib.awk" -f "$here/short.awk" -v cmd="$(cmdline)" \
 		-v a_desc="$(desc "$base")" -v b_desc="$(desc "$head")" \
 		-v builds="$(cat "$tmp/builds")" -v patched="$(cat "$tmp/patched.line")" \
 		-v decls="$(cat "$tmp/decls.line")" -v objects="$(cat "$tmp/objects.line")" \

@@ -6,7 +6,7 @@
 # compiler's rows apart, each timed row with its figures as stats prints
 # them (MIN-MAX(MEAN+/-SD), --trim-outliers), and under each the command
 # that gives its figures again.
-#   awk -F '\t' -f ab/short.awk -v VAR=VALUE... ROWS
+#   awk -F '\t' -f ab/short-lib.awk -f ab/short.awk -v VAR=VALUE... ROWS
 # ROWS: ab/regress.sh's rows ("metric, A, B, B/A, verdict, source,
 # objects", tab-separated).  Variables: cmd (the command that made the
 # report), a_desc and b_desc (what A and B are), builds (a line per
@@ -17,56 +17,6 @@
 # vhost_net_test run do), retime (the command that times again), fails,
 # missing, secs.
 
-# Print s folded at 80 columns: at a space, the rest indented; a command
-# ("$ ...") continues with a backslash.
-function out(s,   cont, k, ind) {
-	cont = s ~ /^ *\$ /
-	ind = "      "
-	while (length(s) > 80) {
-		k = 78
-		while (k > 20 && substr(s, k, 1) != " ")
-			k--
-		if (k <= 20)
-			k = 78
-		print substr(s, 1, k - 1) (cont ? " \\" : "")
-		s = ind substr(s, k + (substr(s, k, 1) == " "))
-	}
-	print s
-}
-# A path as short as it can be said: relative to the current folder when
-# under it.
-function path(p) {
-	return index(p, cwd "/") == 1 ? substr(p, length(cwd) + 2) : p
-}
-# What a row is: its pairing, its group (the call, the whole run, the
-# scenarios) and its label in the group; and how its figures are made.
-function parse(m,   p, r) {
-	pairing = ""
-	if (match(m, /^\[[^]]*\] /)) {
-		pairing = substr(m, 2, RLENGTH - 3)
-		m = substr(m, RLENGTH + 1)
-	}
-	if (match(m, / (split|packed)( (in)?direct)? instructions\/call$/)) {
-		group = substr(m, 1, RSTART - 1)
-		label = substr(m, RSTART + 1, RLENGTH - 19)
-		again = "ab/calls.sh $d | grep '^" group " '"
-	} else if (match(m, /^vringh_test (split|packed) scenario_[a-z_]* instructions\/run$/)) {
-		split(m, p, " ")
-		group = "vringh_test " p[2] " scenarios"
-		label = p[3]
-		again = "ab/calls.sh $d | grep '^vringh_test " p[2] " '"
-	} else if (match(m, /^(vring_bench (split|packed)|vhost core split( in-order)?|vhost-net (tx|rx)|vringh_test (split|packed)) /)) {
-		group = substr(m, 1, RLENGTH - 1)
-		label = substr(m, RLENGTH + 1)
-		r = group ~ /in-order$/ ? "vhost-in-order" : group ~ /^vhost-net/ ? "vhost-net" : \
-			group ~ /^vhost/ ? "vhost" : group ~ /^vringh/ ? "vringh_test" : "vring_bench"
-		again = "ab/count.sh -r " r " $d"
-	} else {
-		group = m
-		label = ""
-		again = ""
-	}
-}
 # Is row m a timed one ("NAME CPU ns/UNIT (N pairs, ...")?
 function timed_row(m) {
 	return m ~ / (CPU|wall) ns\/[a-z-]+ .*\([0-9]+ pairs, /
@@ -87,11 +37,7 @@ function moved_alike(j,   g, pg, a, l, same) {
 	group = g; pairing = pg; again = a; label = l
 	return same
 }
-function num(v) {
-	return v ~ /^[0-9.]+$/ ? sprintf("%.2f", v) : v
-}
 BEGIN {
-	cwd = ENVIRON["PWD"]
 	n = split(builds, bl, "\n")
 	for (i = 1; i <= n; i++) {
 		split(bl[i], w, " ")
@@ -208,25 +154,8 @@ END {
 		f = shape
 		gsub(/ /, "-", f)
 		f = tmp "/wall-" f ".json"
-		for (side = 1; side <= 2; side++) {
-			s = ""
-			while ((getline l < f) > 0)
-				if (l ~ "^  \"" (side == 1 ? "a" : "b") "\": ") {
-					sub(/.*"figures": \[/, "", l)
-					sub(/\].*/, "", l)
-					s = l
-				}
-			close(f)
-			nfig = split(s, fig, ", ")
-			data = tmp "/short.figures"
-			for (j = 1; j <= nfig; j++)
-				printf "%.0f\n", fig[j] / per > data
-			close(data)
-			st = ""
-			if (nfig && ((stats " --trim-outliers " data) | getline st) > 0)
-				close(stats " --trim-outliers " data)
-			out("  " (side == 1 ? "A" : "B") " " st)
-		}
+		out("  A " folded(f, "a", per))
+		out("  B " folded(f, "b", per))
 	}
 	if (timed)
 		out("  $ " retime)
