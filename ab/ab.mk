@@ -32,12 +32,14 @@ regress: ab/compare ab/srcfuncs stats
 		$(if $(REPORT),-R $(call shell-quote,$(REPORT))) \
 		$(if $(JSON),-j $(call shell-quote,$(JSON))) '$(BASE)' '$(HEAD)'
 # make series BASE=<rev> [HEAD=<rev>] [PAIRS=51] [JSON=FILE] [PLOT=FILE]
+#   [REPORT=short]
 # make series KSRC=<kernel git tree> BASE=<rev> [HEAD=<rev>] [GUEST=.. HOST=..]
 #   each commit of BASE..HEAD that changes the ring code, counted and timed
 #   (ab/series.sh -h).
-series: ab/compare
+series: ab/compare stats
 	$(Q)CC='$(CC)' CFLAGS='$(CFLAGS)' $(srctree)/ab/series.sh $(ksrc-tool-args) \
 		$(if $(PAIRS),-n $(call shell-quote,$(PAIRS))) \
+		$(if $(REPORT),-R $(call shell-quote,$(REPORT))) \
 		$(if $(JSON),-j $(call shell-quote,$(JSON))) \
 		$(if $(PLOT),-P $(call shell-quote,$(PLOT))) '$(BASE)' '$(HEAD)'
 

@@ -3,7 +3,8 @@
 # make series: what each commit of a patch series did to the ring's cost.
 #
 # Usage: ab/series.sh [-k TREE] [-p GUEST/HOST] [-n PAIRS] [-x ADDS]
-#                     [-i PCT] [-W] [-j FILE] [-P PLOT] [-h] BASE [HEAD]
+#                     [-i PCT] [-W] [-j FILE] [-P PLOT] [-R short] [-h]
+#                     BASE [HEAD]
 #   BASE, HEAD  git revisions (HEAD default: HEAD): of this repository, or
 #               with -k of the kernel git tree TREE (make series KSRC=TREE
 #               BASE=REV [HEAD=REV]), whose ring code is then measured
@@ -22,6 +23,12 @@
 #   -j FILE     also write the series as JSON to FILE
 #   -P PLOT     draw each metric's ratio to BASE across the series (.png or
 #               .svg; gnuplot): the metrics that ever move, and the timing
+#   -R short    instead of the tables, a report for a reply (make series
+#               REPORT=short): at most 80 columns, a line per commit, under
+#               it a line per API call whose counts moved against the row
+#               before with those rows and the command that counts them
+#               again, the timed row with BASE's and the commit's runs as
+#               stats folds them (ab/series-short.awk)
 # Rows: BASE, then every commit of BASE..HEAD (oldest first) that changes
 # the ring code or the headers it builds with (the kernel tree's
 # kernel/ksrc-files; here virtio_ring.c, vringh.c, linux/ and uapi/); the
@@ -45,9 +52,10 @@ DIE_PREFIX=series DIE_STATUS=3 USAGE_HELP=ab/series.sh
 
 . "$here/lib.sh"
 ksrc='' pairing=kernel/kernel pairs=51 adds=100000 ipct=0.25 whole='' json='' plot=''
-while getopts :k:K:p:n:x:i:Wj:P:h opt; do
+report=long
+while getopts :k:K:p:n:x:i:Wj:P:R:h opt; do
 	case $opt in
-	h) sed -n '5,41s/^# \{0,1\}//p' "$here/series.sh"; exit 0 ;;
+	h) sed -n '5,48s/^# \{0,1\}//p' "$here/series.sh"; exit 0 ;;
 	k) [ -n "$OPTARG" ] || usage "-k: an empty tree"; ksrc=$OPTARG ;;
 	K) usage "KSRC_BASE is make regress's (two trees); a series needs one git tree: KSRC=TREE BASE=REV" ;;
 	p) set_pairing "$OPTARG"; pairing_asked=1 ;;
@@ -64,6 +72,10 @@ while getopts :k:K:p:n:x:i:Wj:P:h opt; do
 	   esac
 	   command -v gnuplot >/dev/null 2>&1 ||
 		usage "-P needs gnuplot (Debian: apt-get install gnuplot-nox)" ;;
+	R) case $OPTARG in
+	   short | long) report=$OPTARG ;;
+	   *) usage "-R: '$OPTARG' is not short or long (REPORT=)" ;;
+	   esac ;;
 	*) bad_option "$opt" ;;
 	esac
 done
@@ -143,6 +155,7 @@ time_row() {
 	"$compare" -q --json --metric=cpu -n "$pairs" \
 		"$SERIES_DIR/0/vring_bench $adds" "$SERIES_DIR/$1/vring_bench $adds" \
 		>"$tmp/t.json" || die "timing row $1 failed"
+	cp "$tmp/t.json" "$tmp/t.$1.json"
 	{
 		for f in ratio ci_low ci_high verdict; do
 			sed -n "s/^  \"$f\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\$/\1/p" "$tmp/t.json"
@@ -174,17 +187,22 @@ if [ "$pairs" -gt 0 ]; then
 fi
 
 where=${ksrc:+"$repo "}
-echo "series: ${where}$base ($(git -C "$repo" rev-parse --short "$b"))..$head ($(git -C "$repo" rev-parse --short "$h"))${ksrc:+, pairing $pairing}"
-echo "counts: instructions per call (ab/calls.sh)${whole:+ and per whole run (ab/count.sh)}, callgrind; a count moved: beyond ${ipct}% of the row before"
+title="series: ${where}$base ($(git -C "$repo" rev-parse --short "$b"))..$head ($(git -C "$repo" rev-parse --short "$h"))${ksrc:+, pairing $pairing}"
+counted="counts: instructions per call (ab/calls.sh)${whole:+ and per whole run (ab/count.sh)}, callgrind; a count moved: beyond ${ipct}% of the row before"
+# The rows with their short hashes and subjects, tab-separated.
 while read -r i c status; do
-	printf '  %-3s %s  %-9s %s\n' "$i" "$(git -C "$repo" rev-parse --short "$c")" \
-		"$(case $status in failed) echo "NO BUILD" ;; *) echo "$status" ;; esac)" \
+	printf '%s\t%s\t%s\t%s\n' "$i" "$(git -C "$repo" rev-parse --short "$c")" "$status" \
 		"$(cat "$tmp/subject.$c")"
-done <"$tmp/rows"
+done <"$tmp/rows" >"$tmp/desc"
+if [ "$report" = long ]; then
+	echo "$title"
+	echo "$counted"
+	awk -F '\t' '{ printf "  %-3s %s  %-9s %s\n", $1, $2, $3 == "failed" ? "NO BUILD" : $3, $4 }' "$tmp/desc"
+fi
 
 # The tables, and the JSON and plot data, from the rows' files.
 grep -v ' skipped$' "$tmp/rows" >"$tmp/built"
-awk -v ipct="$ipct" -v tmp="$tmp" -v json="${json:+$tmp/json}" \
+awk -v ipct="$ipct" -v tmp="$tmp" -v json="${json:+$tmp/json}" -v moved="$tmp/moved" \
     -v plotdata="${plot:+$tmp/plot}" -v base="$base" -v head="$head" \
     -v tree="${ksrc:+$repo}" -v pairing="$pairing" -v pairs="$pairs" -v adds="$adds" '
 function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
@@ -249,6 +267,9 @@ END {
 				mark = " "
 				if (tab == 2 && x != "" && x > 1 + ipct / 100) { mark = "R"; reg[r] = reg[r] m " (" sprintf("%.4f", x) "), " ; nreg[r]++ }
 				if (tab == 2 && x != "" && x < 1 - ipct / 100) { mark = "b"; nbet[r]++ }
+				if (mark != " ")
+					printf("%s\t%s\t%s\t%s\t%.4f\t%s\n", idx[r], m, val[prev[r], m], val[r, m], x,
+						mark == "R" ? "REGRESSION" : "better") >moved
 				printf "  %6s%s", x == "" ? "n/a" : sprintf("%.3f", x), mark
 			}
 			printf "\n"
@@ -311,7 +332,21 @@ END {
 				printf("vring_bench CPU time/add\t%d\t%.6f\n", idx[r], tr[r]) >plotdata
 			}
 	}
-}' "$tmp/built" || die "cannot make the tables"
+}' "$tmp/built" >"$tmp/tables" || die "cannot make the tables"
+: >>"$tmp/moved"
+if [ "$report" = long ]; then
+	cat "$tmp/tables"
+else
+	# The make command that gives this series again.
+	cmd="make series${ksrc:+ KSRC=$ksrc} BASE=$base HEAD=$head"
+	[ -z "${pairing_asked:-}" ] || cmd="$cmd GUEST=${pairing%/*} HOST=${pairing#*/}"
+	[ "$pairs" -eq 51 ] || cmd="$cmd PAIRS=$pairs"
+	awk -F '\t' -f "$here/short-lib.awk" -f "$here/series-short.awk" \
+		-v cmd="$cmd REPORT=short" -v title="$title" -v counted="$counted" \
+		-v dir="$SERIES_DIR" -v pairs="$pairs" -v adds="$adds" \
+		-v tmp="$tmp" -v stats="$top/stats" "$tmp/moved" "$tmp/desc" ||
+		die "cannot write the short report"
+fi
 
 if [ -n "$json" ]; then
 	{ cp "$tmp/json" "$json" 2>/dev/null && [ -s "$json" ]; } || die "cannot write $json"
