@@ -1037,6 +1037,7 @@ else
 			# and names a check make check has (mutate/README).
 			expect "make mutate's list applies (mutate/run.sh -l)" 0 -- mutate/run.sh -l
 			LONG=1 suite series tests/series/run.sh series
+			LONG=1 suite "series short" tests/series/run.sh short
 			LONG=1 suite "series regress" tests/series/run.sh regress
 			LONG=1 suite "series restructure" tests/series/run.sh restructure
 			LONG=1 suite "series extra-pass" tests/series/run.sh extra-pass

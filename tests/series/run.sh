@@ -17,14 +17,20 @@
 #   split-detach-extra-pass.edit  a pass more over the chain on each
 #                              get_buf: 1.05 or more in get_buf split, a
 #                              REGRESSION
-# Counts only (-n 0: no timed pairs; regress -C: no cache simulation).  Checks that
+# and make series REPORT=short (-R short) from the comment to the syntax
+# error, with a few short timed pairs: every line within 80 columns, the
+# skipped and unbuilt commits a line each, under the planted commit one
+# line per split add call that moved with its rows and the command that
+# counts them again, its timed row with both sides' runs as stats folds
+# them and the command that times them again.
+# Counts only elsewhere (-n 0: no timed pairs; regress -C: no cache simulation).  Checks that
 # make regress on commit 2 exits 1 with the split add rows REGRESSION and
 # no other call's, that two builds' --version lines differ, and that the
 # tree is byte for byte as before, .git included (git status, git worktree
 # list too).
 #
-# Usage: tests/series/run.sh [series|regress|restructure|extra-pass|all]
-#   (default all: every part; make check runs them as four checks, side
+# Usage: tests/series/run.sh [series|short|regress|restructure|extra-pass|all]
+#   (default all: every part; make check runs them as five checks, side
 #   by side)
 #   (the ring files: $RIG_KSRC_6_12, else
 #   build-ksrc/linux-source-6.12, or extracted
@@ -36,8 +42,8 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 part=${1:-all}
 case $part in
-series | regress | restructure | extra-pass | all) ;;
-*) echo "usage: tests/series/run.sh [series|regress|restructure|extra-pass|all]" >&2; exit 2 ;;
+series | short | regress | restructure | extra-pass | all) ;;
+*) echo "usage: tests/series/run.sh [series|short|regress|restructure|extra-pass|all]" >&2; exit 2 ;;
 esac
 want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 CHECK_PREFIX=series/
@@ -143,6 +149,43 @@ pass_if "series: 1.000, then the split add calls alone up, then 1.000 again"
 a=$("$tmp/series/0/vring_bench" --version) && b=$("$tmp/series/1/vring_bench" --version) &&
 	[ "$a" != "$b" ] && case $b in *"$(git -C "$t" rev-parse --short "$last~4")"*) true ;; *) false ;; esac
 pass_if "series: two commits' builds print different --version lines, naming the commit"
+fi
+
+# make series REPORT=short: the comment (BASE, #0), the README commit
+# (skipped), the plant (#1) and the syntax error (#2).
+if want short; then
+(cd "$top" && SERIES_DIR=$tmp/short "$top/ab/series.sh" -R short -n 3 -x 2000 \
+	-k "$t" "$last~4" "$last~1") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/out" >>"$tmp/err"
+[ $rc -eq 0 ] && [ -s "$tmp/out" ] && awk 'length > 80 { exit 1 }' "$tmp/out" &&
+	grep -q '^make series KSRC=' "$tmp/out" && grep -q ' REPORT=short$' "$tmp/out"
+pass_if "series REPORT=short: every line within 80 columns"
+grep -q '^-  [0-9a-f]* README only: skipped, no ring file changed$' "$tmp/out" &&
+	grep -q '^#2 [0-9a-f]* a syntax error: does not build, not measured$' "$tmp/out" &&
+	grep -q '^#0 [0-9a-f]* a comment: BASE$' "$tmp/out"
+pass_if "series REPORT=short: BASE, the skipped and the unbuilt commit a line each"
+# The plant's block: a line per call that moved (the split add calls,
+# and vringh_test's scenarios, which run them too), each once, with its
+# rows and the command that counts them again under it.
+sed -n '/^#1 /,/^#2 /p' "$tmp/out" >"$tmp/plant"
+grep -q '^#1 [0-9a-f]* extra work in the split add path: [0-9]* count(s) up, 0 down against #0$' "$tmp/plant" &&
+	awk '
+	/^  [^ ].*: [0-9]+ row\(s\) moved, #1\/#0 / {
+		g = $0; sub(/:.*/, "", g); sub(/^  /, "", g)
+		if (seen[g]++ || (g ~ /^virtqueue_/ && g !~ /^virtqueue_add_/)) bad = 1
+		calls++; add = g ~ /^virtqueue_add_/; next
+	}
+	/^    \$ for d in / { cmds++; next }
+	/^    [a-z_ ]+ +[0-9.]+ +[0-9.]+ +[0-9.]+  REGRESSION$/ { if (add) { rows++; if ($0 !~ /^    split (in)?direct /) bad = 1 }; next }
+	END { exit bad || !calls || cmds != calls || rows != 7 }' "$tmp/plant"
+pass_if "series REPORT=short: one line per call that moved, the split add calls' 7 rows under theirs"
+grep -A6 '^  timed: #1/#0 [0-9.]* (95% CI [0-9.]*\.\.[0-9.]*), [a-z ]*$' "$tmp/plant" >"$tmp/timed"
+sed -n 2p "$tmp/timed" | grep -Eq '^    #0 CPU ns/add [0-9]+-[0-9]+\([0-9.]+\+/-[0-9.]+\)$' &&
+	sed -n 3p "$tmp/timed" | grep -Eq '^    #1 CPU ns/add [0-9]+-[0-9]+\([0-9.]+\+/-[0-9.]+\)$' &&
+	sed -n '4,$p' "$tmp/timed" | sed -e ':a' -e '/\\$/{N;s/ \\\n *\([^ ]\)/ \1/;ba' -e '}' | sed -n 1p |
+		grep -qx "    \$ ab/compare -n 3 --metric=cpu '$tmp/short/0/vring_bench 2000' '$tmp/short/1/vring_bench 2000'"
+pass_if "series REPORT=short: the timed row, both sides' runs as stats folds them, its command"
 fi
 
 # make regress on the planted commit.
