@@ -67,9 +67,11 @@ guest_ready_or_say() {
 
 # guest_cmd CMDLINE QEMU-ARGS...: the QEMU command line of a guest boot, in
 # the array QEMU_CMD (for a test that runs QEMU in the background itself).
-# The guest's shape: GUEST_SMP vCPUs (default 1), run by one host thread
-# each (MTTCG) or all by one (GUEST_TCG_THREAD=single), GUEST_MEM of
-# memory (default 256M) in a shared memfd, as vhost-user needs.
+# The guest's shape: GUEST_SMP vCPUs (default 1), all run by one host
+# thread (GUEST_TCG_THREAD=single, the default; multi: one thread each,
+# MTTCG, under which Debian's QEMU 7.2 hung or oopsed the 7.3 guest's
+# boot with 2 and 4 vCPUs: tests/RESULTS), GUEST_MEM of memory (default
+# 256M) in a shared memfd, as vhost-user needs.
 # no_timer_check: the kernel's check that the IO-APIC timer ticks is a busy
 # wait that a TCG guest on an overloaded host can fail (a panic at 0.06 s,
 # seen here at a load average of 30).
@@ -78,7 +80,7 @@ guest_cmd() {
 	shift
 	[ "${SEABIOS:-}" = 1 ] && bios=()
 	# shellcheck disable=SC2054 # QEMU's options are comma lists
-	QEMU_CMD=(qemu-system-x86_64 -accel "tcg,thread=${GUEST_TCG_THREAD:-multi}" -m "$mem" -smp "${GUEST_SMP:-1}"
+	QEMU_CMD=(qemu-system-x86_64 -accel "tcg,thread=${GUEST_TCG_THREAD:-single}" -m "$mem" -smp "${GUEST_SMP:-1}"
 		-nographic -no-reboot "${bios[@]}"
 		-object "memory-backend-memfd,id=mem,size=$mem,share=on"
 		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz"

@@ -27,14 +27,13 @@ cd "$(dirname "$0")/../.." || exit 1
 # threads wait for each other): 70 s to I/O at a load average of 33 on 2
 # cores, 4.5 s at 0.4 (launch to result); hence their own bound of 240 s.
 BIG_SMP=4 BIG_MEM=5G BIG_NET_FRAMES=500 BIG_TIMEOUT=240
-# Its 4 vCPUs share one host thread (tcg,thread=single).  With one thread
-# each (MTTCG) on this 2-core machine, Debian's QEMU 7.2 failed 2 of 8
-# boots of the 7.3 guest at a load average of 2, in the guest kernel
-# before any I/O: an int3 oops in sched_clock_cpu while late_initcall
-# patched a static key (another vCPU ran the patched text stale), and a
-# CPU whose timer never fired (RCU stall).  With one thread: 10 of 10, 5.7
-# to 6.1 s to result, as fast as MTTCG's 5.7 to 10 s.
-export GUEST_TCG_THREAD=single
+# Its 4 vCPUs share one host thread (tcg,thread=single, shlib/guest.sh's
+# default).  With one thread each (MTTCG) on this 2-core machine, Debian's
+# QEMU 7.2 failed 2 of 8 boots of the 7.3 guest at a load average of 2,
+# in the guest kernel before any I/O: an int3 oops in sched_clock_cpu
+# while late_initcall patched a static key (another vCPU ran the patched
+# text stale), and a CPU whose timer never fired (RCU stall).  With one
+# thread: 10 of 10, 5.7 to 6.1 s to result, as fast as MTTCG's 5.7 to 10 s.
 BIG_HALF=$((DISK_BYTES / 2)) BIG_KSEED=55 BIG_WSEED=77
 
 # big_args: QEMU's device options for the two vhost_devs of guest_big.
