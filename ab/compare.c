@@ -726,6 +726,11 @@ int main(int argc, char *argv[])
 	if (nlay > 1 && pairs < nlay)
 		bad_usage("--pairs: %lu pairs for %lu layouts (one a layout at "
 			  "least)", pairs, nlay);
+	for (l = 0; l < 2 * nlay; l++)
+		if (!*argv[optind + l])
+			bad_usage("an empty command");
+	if (check_only)
+		return 0;
 	la = calloc(nlay, sizeof(*la));
 	lb = calloc(nlay, sizeof(*lb));
 	if (!la || !lb)
@@ -735,8 +740,6 @@ int main(int argc, char *argv[])
 		lb[l].name = 'B';
 		la[l].cmd = argv[optind + 2 * l];
 		lb[l].cmd = argv[optind + 2 * l + 1];
-		if (!*la[l].cmd || !*lb[l].cmd)
-			bad_usage("an empty command");
 		la[l].fig = malloc(pairs * sizeof(double));
 		lb[l].fig = malloc(pairs * sizeof(double));
 		if (!la[l].fig || !lb[l].fig)
@@ -744,8 +747,6 @@ int main(int argc, char *argv[])
 	}
 	a.cmd = la[0].cmd;
 	b.cmd = lb[0].cmd;
-	if (check_only)
-		return 0;
 	if (save && !(save_f = fopen(save, "w")))
 		die("%s: %s", save, strerror(errno));
 
