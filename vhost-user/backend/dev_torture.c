@@ -307,15 +307,15 @@ static void wait_driver(const struct vub_queue *q, long min_ms, long cpu_ms,
 	for (;;) {
 		usleep(5000);
 		ms = mono_ms() - t0;
-		c = driver_cpu_ns(q);
-		if (ms >= max_ms || c < 0 || c0 < 0)
-			return;
+		c = c0 < 0 ? -1 : driver_cpu_ns(q);
+		if (ms >= max_ms || (c0 >= 0 && c < 0))
+			return;		/* the bound, or the driver is gone */
 		if (ms < min_ms)
 			continue;
 		if (reaped && driver_reaped(q, avail_was))
 			return;
-		if (c - c0 >= cpu_ms * 1000000LL)
-			return;
+		if (c0 < 0 || c - c0 >= cpu_ms * 1000000LL)
+			return;		/* (its CPU time unknown: @min_ms alone) */
 	}
 }
 
