@@ -61,12 +61,17 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/vring-src-index.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 . "$top/shlib/signals.sh"
 
+# The compile commands make gives for them, asked once (make -n with every
+# source as new), each turned into a preprocessing.
+set --
+while read -r obj src; do
+	set -- "$@" -W "$src" "$obj"
+done <"$B/.rig-src-objs"
+"$here/build-make.sh" "$B" -n "$@" >"$tmp/make" 2>"$tmp/err" ||
+	{ cat "$tmp/err" >&2; die "make -n failed in $B"; }
 n=0
 while read -r obj src; do
 	n=$((n + 1))
-	# The compile command make gives for it, turned into a preprocessing.
-	"$here/build-make.sh" "$B" -n -W "$src" "$obj" >"$tmp/make" 2>"$tmp/err" ||
-		{ cat "$tmp/err" >&2; die "make -n $obj failed in $B"; }
 	cmd=$(grep -F -- " -o $obj " "$tmp/make" | tail -n 1)
 	[ -n "$cmd" ] || die "make -n names no command for $obj in $B"
 	cmd=$(printf '%s\n' "$cmd" | sed -e 's#^[^ ]*/kernel/ksrc-cc\.sh [^ ]* [^ ]* ##' \
