@@ -54,10 +54,12 @@ suite() {
 
 # ---- Running checks ----
 
-# Seconds since $1 (an $EPOCHREALTIME), to the millisecond.
+# elapsed VAR START: VAR is the seconds since START (an $EPOCHREALTIME), to
+# the millisecond.  The runner forks nothing it can do itself: a fork costs
+# milliseconds here, and make check KSRC= runs two thousand checks.
 elapsed() {
-	local us=$((${EPOCHREALTIME//[!0-9]/} - ${1//[!0-9]/}))
-	printf '%d.%03ds' $((us / 1000000)) $((us % 1000000 / 1000))
+	local us=$((${EPOCHREALTIME//[!0-9]/} - ${2//[!0-9]/}))
+	printf -v "$1" '%d.%03ds' $((us / 1000000)) $((us % 1000000 / 1000))
 }
 
 # result ok|fail|skip|todo NAME TIME|REASON: count a check, print its KTAP
@@ -94,9 +96,10 @@ tree_cpu() {
 # which in FILE, then stops them (TERM, KILL 5 s later).  A loaded
 # machine gives a check less CPU a second, so neither bound is one on
 # its speed; TIMEOUT is the wall clock's backstop.
+CLK_TCK=$(getconf CLK_TCK)
 watch_cmd() {
 	local pid=$1 idle=${CHECK_IDLE:-120} max=${CHECK_CPU:-1200} hz cpu last=-1 since=$SECONDS
-	hz=$(getconf CLK_TCK)
+	hz=$CLK_TCK
 	while sleep 1 && kill -0 "$pid" 2>/dev/null; do
 		cpu=$(tree_cpu "$pid")
 		[ "$cpu" = "$last" ] || last=$cpu since=$SECONDS
@@ -176,7 +179,7 @@ run_cmd() {
 # this check's, with its time; its diagnostics before it.  A SKIP or TODO
 # passes on its reason, a result it does not print (or a second) fails.
 run_single() {
-	local name=$1 start rc line res leaf dir k=0 t=$TIMEOUT
+	local name=$1 start rc line res leaf dir k=0 t=$TIMEOUT secs
 	# expect.sh bounds the command by TIMEOUT: it has time to say so.
 	EXPECT_DIR=$W EXPECT_TIMEOUT=$t TIMEOUT=$((t + 30)) run_cmd "$EXPECT" "$@"
 	while IFS= read -r line; do
@@ -190,22 +193,23 @@ run_single() {
 			echo "# $line"
 		fi
 	done <"$W/out"
-	diag <"$W/err"
+	[ ! -s "$W/err" ] || diag <"$W/err"
+	elapsed secs "$start"
 	if [ -n "$stopped" ]; then
 		echo "# $stopped"
-		result fail "$name" "$(elapsed "$start")"
+		result fail "$name" "$secs"
 		return
 	fi
 	if [ "$k" -ne 1 ]; then
 		echo "# $EXPECT ${*@Q}: $k results (exit status $rc), not one"
-		result fail "$name" "$(elapsed "$start")"
+		result fail "$name" "$secs"
 		return
 	fi
 	case $res:$dir in
-	ok:SKIP*) result skip "$name" "${dir#SKIP } ($(elapsed "$start"))" ;;
-	"not ok:TODO"*) result todo "$name" "${dir#TODO } ($(elapsed "$start"))" ;;
-	ok:) result "$([ "$rc" -eq 0 ] && echo ok || echo fail)" "$name" "$(elapsed "$start")" ;;
-	*) result fail "$name" "$(elapsed "$start")" ;;
+	ok:SKIP*) result skip "$name" "${dir#SKIP } ($secs)" ;;
+	"not ok:TODO"*) result todo "$name" "${dir#TODO } ($secs)" ;;
+	ok:) if [ "$rc" -eq 0 ]; then result ok "$name" "$secs"; else result fail "$name" "$secs"; fi ;;
+	*) result fail "$name" "$secs" ;;
 	esac
 }
 
@@ -219,7 +223,7 @@ run_fail() { echo "$2" | diag; result fail "$1" 0.000s; }
 # output is not KTAP (no version line first, or a plan its results do
 # not match).
 run_suite() {
-	local name=$1 start rc line k=0 m=0 bad=0 res leaf dir plan='' why=''
+	local name=$1 start rc line k=0 m=0 bad=0 res leaf dir plan='' why='' secs
 	shift
 	run_cmd "$@"
 	IFS= read -r line <"$W/out"
@@ -250,55 +254,69 @@ run_suite() {
 		why="${why:+$why; }its plan is 1..$plan, its results $m"
 	echo "  KTAP version 1"
 	echo "  # Subtest: $name"
-	diag <"$W/err" | sed 's/^/  /'
+	[ ! -s "$W/err" ] || diag <"$W/err" | sed 's/^/  /'
 	echo "  1..$k"
 	sed 's/^/  /' "$W/nested"
 	[ -z "$stopped" ] || echo "# $stopped"
+	elapsed secs "$start"
 	if [ -n "$why" ] || { [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; }; then
 		echo "# $*: ${why:-exited with status $rc without a failing result}"
 		# Not one of its results failed: the suite itself counts as failed.
 		if [ "$bad" -eq 0 ]; then
-			result fail "$name" "$(elapsed "$start")"
+			result fail "$name" "$secs"
 			return
 		fi
 	fi
 	# The suite's own line: its results are counted already.
 	n=$((n + 1))
-	echo "$([ "$bad" -eq 1 ] && echo "not ")ok $n - $name # time $(elapsed "$start")"
+	if [ "$bad" -eq 1 ]; then
+		echo "not ok $n - $name # time $secs"
+	else
+		echo "ok $n - $name # time $secs"
+	fi
 }
 
 
 # ---- The main loop ----
-# Each check runs in a background job with its own folder $W, writing its
-# KTAP lines to $W/tap and then its counts and wall time to $W/counts; the
-# results are printed in order as soon as every check before them is
-# done.  The long checks start first, longest first by TIMES (the last
+# Each check runs in a background job with its own folder $W (all made at
+# the start, with one mkdir), writing its KTAP lines to $W/tap and then its
+# counts and wall time to $W/counts; the results are printed in order as
+# soon as every check before them has ended (its job reaped).  The long checks start first, longest first by TIMES (the last
 # run's times), so that the last to end is a short one, not a long one
 # started late; they take at most JOBS-1 slots while short ones wait, so
 # that the short ones go on in order beside them.
 run_one() {
 	W=$LOG/$1
-	mkdir "$W"
 	n=$1 passed=0 failed=0 skipped=0 todo=0
-	local begin=$EPOCHREALTIME
+	local begin=$EPOCHREALTIME secs
 	eval "${CHECKS[$1]}" >"$W/tap"
-	echo "$passed $failed $skipped $todo $(elapsed "$begin")" >"$W/n"
-	mv "$W/n" "$W/counts"
+	elapsed secs "$begin"
+	echo "$passed $failed $skipped $todo $secs" >"$W/counts"
 }
 
+# show_done: print the checks that have ended, in order, up to the first
+# still running; their folders go, a hundred at a time (and at the end).
 show_done() {
-	local p f s t secs words
-	while [ -e "$LOG/$shown/counts" ]; do
-		cat "$LOG/$shown/tap"
-		grep -E '^ *not ok ' "$LOG/$shown/tap" | grep -v ' # TODO ' >>"$LOG/failures"
+	local p f s t secs words line lines
+	while [ -n "${ended[$shown]:-}" ]; do
+		mapfile -t lines <"$LOG/$shown/tap"
+		for line in "${lines[@]}"; do
+			printf '%s\n' "$line"
+			[[ $line =~ ^\ *not\ ok\  && $line != *" # TODO "* ]] &&
+				printf '%s\n' "$line" >>"$LOG/failures"
+		done
 		read -r p f s t secs <"$LOG/$shown/counts"
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 		todo=$((todo + t))
 		eval "words=(${CHECKS[$shown]})"
 		printf '%s\t%s\n' "${secs%s}" "${words[1]}" >>"$LOG/times"
-		rm -rf "${LOG:?}/$shown"
+		shown_dirs+=("$LOG/$shown")
 		shown=$((shown + 1))
 	done
+	if [ ${#shown_dirs[@]} -ge 100 ] || { [ ${#shown_dirs[@]} -gt 0 ] && [ "$running" -eq 0 ]; }; then
+		rm -rf "${shown_dirs[@]}"
+		shown_dirs=()
+	fi
 }
 
 # Start the next check: the next long one while a slot is left for the
@@ -319,6 +337,7 @@ start_next() {
 	else
 		return 1
 	fi
+	check_of[$!]=$i
 	running=$((running + 1))
 }
 
@@ -422,11 +441,22 @@ ktap_main() {
 		[ -n "${is_long[$i]:-}" ] || order+=("$i")
 	done
 	long_next=0 short_next=${#LONGS[@]} running=0 long_running=0
-	declare -A long_pid
+	declare -A long_pid check_of
+	ended=() shown_dirs=() dirs=()
+	for ((i = 0; i < ${#CHECKS[@]}; i++)); do
+		dirs+=("$LOG/$i")
+	done
+	mkdir "${dirs[@]}" || return 1
 	while :; do
 		while [ "$running" -lt "$JOBS" ] && start_next; do :; done
 		[ "$running" -gt 0 ] || break
+		pid=
 		wait -n -p pid
+		[ -n "$pid" ] || break		# no job left: none can end
+		# (a process of the runner's own, not a check's job: nothing ended)
+		[ -n "${check_of[$pid]:-}" ] || continue
+		ended[${check_of[$pid]}]=1
+		unset "check_of[$pid]"
 		running=$((running - 1))
 		if [ -n "${long_pid[$pid]:-}" ]; then
 			unset "long_pid[$pid]"
@@ -438,7 +468,8 @@ ktap_main() {
 	save_times
 	# The totals count a sub-suite's lines, not the suite: say how they
 	# add up, next to the number of checks.
-	echo "# $shown checks in $(elapsed "$begin"), $JOBS at a time;" \
+	elapsed begin "$begin"
+	echo "# $shown checks in $begin, $JOBS at a time;" \
 		"$((passed + failed + skipped + todo)) results, each line of a sub-suite one:" \
 		"$passed passed + $failed failed + $skipped skipped + $todo todo"
 	# The failures again, next to the totals: a log's tail names them.
