@@ -10,7 +10,11 @@
 # never the status a usage-error check expects.  valgrind runs a plain
 # -O1 build (tests/run-check.sh says what under it).
 CHECK_MODES := check-asan check-ubsan check-tsan check-valgrind
-SAN_CC_asan := -fsanitize=address -fno-omit-frame-pointer
+# check-asan is ASan and UBSan together (as a kernel built with KASAN and
+# UBSAN): one run finds both kinds, and CI runs it; check-ubsan is UBSan
+# alone, in a build whose memory layout ASan does not change.
+SAN_CC_asan := -fsanitize=address,undefined,alignment -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
 SAN_CC_ubsan := -fsanitize=undefined,alignment -fno-sanitize-recover=all
 SAN_CC_tsan := -fsanitize=thread
 CHECK_MODE_CFLAGS := -O1 -g
