@@ -1027,6 +1027,7 @@ else
 		suite stats tests/stats/run.sh "$B/stats"
 		suite "guest scan" tests/peers/guest-scan-test.sh
 		suite runner tests/runner/stop.sh
+		suite "runner bounds" tests/runner/bounds.sh
 		suite "runner times" tests/runner/times.sh
 		suite "runner goals" tests/runner/goals.sh
 		LONG=1 suite torture tests/peers/torture-fates.sh

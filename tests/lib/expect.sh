@@ -27,7 +27,8 @@
 # CMD's output goes to cmd.out and cmd.err in EXPECT_DIR (the runner's
 # folder for the check), else in a folder of its own.
 set -u
-[ $# -ge 3 ] || { echo "usage: tests/lib/expect.sh NAME STATUS [TEST...] -- CMD [ARG...]" >&2; exit 2; }
+. "${BASH_SOURCE[0]%/*}/judge.sh"
+expect_args "$@" || exit 2
 W=${EXPECT_DIR:-}
 if [ -z "$W" ]; then
 	W=$(mktemp -d "${TMPDIR:-/tmp}/rig-expect.XXXXXX") || exit 2
@@ -36,103 +37,12 @@ fi
 . "${BASH_SOURCE[0]%/*}/../../shlib/signals.sh"
 . "${BASH_SOURCE[0]%/*}/result.sh"
 
-# Lines of text as KTAP diagnostics.
-diag() { sed 's/^/# /'; }
-
-# The first line a program printed, stdout first: why it skipped.
-first_line() {
-	local line
-	{ IFS= read -r line <"$W/cmd.out" || IFS= read -r line <"$W/cmd.err"; } && echo "$line"
-}
-
-# like GOT WANT: file GOT is what file WANT shows, numbers (decimal, or hex
-# after 0x) aside; a "..." line in WANT stands for any lines.
-like() {
-	local num='s/0x[0-9a-f]+/N/g; s/[0-9]+/N/g' got want head tail
-	got=$(sed -E "$num" "$1")
-	want=$(sed -E "$num" "$2")
-	if ! grep -qx '\.\.\.' <<<"$want"; then
-		[ "$got" = "$want" ]
-		return
-	fi
-	head=$(sed '/^\.\.\.$/,$d' <<<"$want")
-	tail=$(sed '1,/^\.\.\.$/d' <<<"$want")
-	[ "$(head -n "$(grep -c . <<<"$head")" <<<"$got")" = "$head" ] &&
-		[ "$(tail -n "$(grep -c . <<<"$tail")" <<<"$got")" = "$tail" ]
-}
-
-# Does TEST hold for CMD's output?  If not, say why.
-holds() {
-	local what=${1%%[=-]*} lines
-	local f=$W/cmd.$what arg=${1#*=}
-	case ${1#"$what"} in
-	=*)
-		grep -Eq -- "$arg" "$f" || { echo "$what has no line matching '$arg'"; return 1; } ;;
-	-empty)
-		[ ! -s "$f" ] || { echo "$what is not empty"; return 1; } ;;
-	-lines=*)
-		mapfile -t lines <"$f"
-		[ "${#lines[@]}" -eq "$arg" ] ||
-			{ echo "$what is ${#lines[@]} lines long, not $arg"; return 1; } ;;
-	-last=*)
-		mapfile -t lines <"$f"
-		if [ "${#lines[@]}" -eq 0 ] || [ "${lines[-1]}" != "$arg" ]; then
-			echo "the last line of $what is not '$arg'"
-			return 1
-		fi ;;
-	-note=*)
-		grep -Eq -- "$arg" "$f" || { echo "$what has no line matching '$arg'"; return 1; } ;;
-	-like=*)
-		like "$f" "$arg" ||
-			{ echo "$what is not like $arg (numbers aside, ... any lines):"; cat "$arg"; return 1; } ;;
-	*)
-		echo "expect.sh: unknown test '$1'"; return 1 ;;
-	esac
-}
-
-name=$1 want=$2 tests=() why=
-shift 2
-while [ "$1" != -- ]; do
-	tests+=("$1")
-	shift
-	[ $# -gt 0 ] || { echo "expect.sh: no -- before the command" >&2; exit 2; }
-done
-shift
-timeout "${EXPECT_TIMEOUT:-300}" "$@" >"$W/cmd.out" 2>"$W/cmd.err"
-rc=$?
-if [ "$rc" -eq 77 ] && [ "$want" -ne 77 ]; then
-	skip "$name" "$(first_line)"
-	ktap_finished
-fi
-if [ "$rc" -eq 78 ] && [ "$want" -ne 78 ] &&
-   line=$(grep -m1 -E '^[^ :]+: known gap: ' "$W/cmd.out"); then
-	{ echo "command: $*"; tail -n 5 "$W/cmd.err"; } | diag
-	todo "$name" "${line#*: known gap: }"
-	ktap_finished
-fi
-if [ "$rc" -eq 124 ]; then
-	why="timed out after ${EXPECT_TIMEOUT:-300}s"
-elif [ "$rc" -ne "$want" ]; then
-	why="exit status $rc, wanted $want"
-else
-	for t in "${tests[@]}"; do
-		why=$(holds "$t") || break
-		why=
-	done
-fi
-if [ -z "$why" ]; then
-	sed -En 's/^[^ :]+: gap gone: /# &/p' "$W/cmd.out"
-	for t in "${tests[@]}"; do
-		[[ $t == *-note=* ]] && grep -m1 -E -- "${t#*-note=}" "$W/cmd.${t%%-*}" | diag
-	done
-	pass "$name"
-	ktap_finished
-fi
-{
-	echo "command: $*"
-	echo "$why"
-	tail -n 10 "$W/cmd.out" | sed 's/^/stdout: /'
-	tail -n 20 "$W/cmd.err" | sed 's/^/stderr: /'
-} | diag
-fail "$name"
+timeout "${EXPECT_TIMEOUT:-300}" "${expect_cmd[@]}" >"$W/cmd.out" 2>"$W/cmd.err"
+expect_judge "$W/cmd.out" "$W/cmd.err" $?
+case $expect_verdict in
+pass) pass "$expect_name" ;;
+skip) skip "$expect_name" "$expect_reason" ;;
+todo) todo "$expect_name" "$expect_reason" ;;
+*) fail "$expect_name" ;;
+esac
 ktap_finished

@@ -18,8 +18,8 @@
 # seconds they may use, default 1200); a loaded machine makes a check
 # slower, never a failure.
 
-# The check program of expect's checks.
-EXPECT=${BASH_SOURCE[0]%/*}/expect.sh
+# An expect check's judge (its diag is the runner's too).
+. "${BASH_SOURCE[0]%/*}/judge.sh"
 
 # ---- Declaring checks ----
 # Each check is one entry of CHECKS: the words of the call that runs it,
@@ -37,9 +37,9 @@ declare_check() {
 }
 
 # expect NAME STATUS [TEST...] -- CMD [ARG...]: CMD must exit with STATUS
-# and pass every TEST (out=ERE, err-empty, ...): a check program of its
-# own, tests/lib/expect.sh, says how and prints the result (a SKIP when a
-# program exits 77, a TODO for a known gap, 78).
+# and pass every TEST (out=ERE, err-empty, ...), as tests/lib/expect.sh
+# says (a SKIP when a program exits 77, a TODO for a known gap, 78); the
+# runner judges it itself (tests/lib/judge.sh).
 expect() { declare_check run_single "$@"; }
 # A check that cannot run: skipped, or failed, with the reason.
 skip_check() { declare_check run_skip "$@"; }
@@ -74,9 +74,6 @@ result() {
 	esac
 }
 
-# Lines of text as KTAP diagnostics.
-diag() { sed 's/^/# /'; }
-
 # tree_cpu PID: the CPU time, in clock ticks, that PID and every process
 # below it have used, those they reaped included (each process's utime,
 # stime, cutime and cstime: /proc/PID/stat fields 14 to 17).
@@ -98,9 +95,12 @@ tree_cpu() {
 # its speed; TIMEOUT is the wall clock's backstop.
 CLK_TCK=$(getconf CLK_TCK)
 watch_cmd() {
-	local pid=$1 idle=${CHECK_IDLE:-120} max=${CHECK_CPU:-1200} hz cpu last=-1 since=$SECONDS
+	local pid=$1 idle=${CHECK_IDLE:-120} max=${CHECK_CPU:-1200} hz cpu last=-1 since=$SECONDS tick
 	hz=$CLK_TCK
-	while sleep 1 && kill -0 "$pid" 2>/dev/null; do
+	# A second's sleep without a process a second: read from a pipe no
+	# one writes (this shell holds its write end), for 1 s.
+	exec {tick}<> <(:)
+	while ! read -r -t 1 -u "$tick" && kill -0 "$pid" 2>/dev/null; do
 		cpu=$(tree_cpu "$pid")
 		[ "$cpu" = "$last" ] || last=$cpu since=$SECONDS
 		if [ $((SECONDS - since)) -ge "$idle" ]; then
@@ -175,40 +175,23 @@ run_cmd() {
 	fi
 }
 
-# run_single NAME ARG...: tests/lib/expect.sh NAME ARG..., its one result
-# this check's, with its time; its diagnostics before it.  A SKIP or TODO
-# passes on its reason, a result it does not print (or a second) fails.
+# run_single NAME STATUS [TEST...] -- CMD [ARG...]: the expect check,
+# CMD run as every check's command is (run_cmd) and judged here.
 run_single() {
-	local name=$1 start rc line res leaf dir k=0 t=$TIMEOUT secs
-	# expect.sh bounds the command by TIMEOUT: it has time to say so.
-	EXPECT_DIR=$W EXPECT_TIMEOUT=$t TIMEOUT=$((t + 30)) run_cmd "$EXPECT" "$@"
-	while IFS= read -r line; do
-		case $line in
-		"KTAP version 1" | 1..*) continue ;;
-		\#*) echo "$line"; continue ;;
-		esac
-		if ktap_result "$line"; then
-			k=$((k + 1))
-		elif [ -n "$line" ]; then
-			echo "# $line"
-		fi
-	done <"$W/out"
-	[ ! -s "$W/err" ] || diag <"$W/err"
+	local name=$1 start rc secs stopped
+	expect_args "$@" || { result fail "$name" 0.000s; return; }
+	EXPECT_TIMEOUT=$TIMEOUT run_cmd "${expect_cmd[@]}"
 	elapsed secs "$start"
 	if [ -n "$stopped" ]; then
-		echo "# $stopped"
+		{ echo "command: ${expect_cmd[*]}"; echo "$stopped"; tail -n 20 "$W/err"; } | diag
 		result fail "$name" "$secs"
 		return
 	fi
-	if [ "$k" -ne 1 ]; then
-		echo "# $EXPECT ${*@Q}: $k results (exit status $rc), not one"
-		result fail "$name" "$secs"
-		return
-	fi
-	case $res:$dir in
-	ok:SKIP*) result skip "$name" "${dir#SKIP } ($secs)" ;;
-	"not ok:TODO"*) result todo "$name" "${dir#TODO } ($secs)" ;;
-	ok:) if [ "$rc" -eq 0 ]; then result ok "$name" "$secs"; else result fail "$name" "$secs"; fi ;;
+	expect_judge "$W/out" "$W/err" "$rc"
+	case $expect_verdict in
+	pass) result ok "$name" "$secs" ;;
+	skip) result skip "$name" "$expect_reason ($secs)" ;;
+	todo) result todo "$name" "$expect_reason ($secs)" ;;
 	*) result fail "$name" "$secs" ;;
 	esac
 }
