@@ -80,23 +80,19 @@ static const char *const metric_name[] = {
 enum kind { KIND_NONE, KIND_NS, KIND_WALL, KIND_MEASURED, KIND_CPU,
 	    KIND_INSTR };
 
-static const char *const kind_text[] = {
-	[KIND_NONE] = "no figure",
-	[KIND_NS] = "the \"<N>ns\" line of each run",
-	[KIND_WALL] = "the \"Wall time:<S>\" line of each run",
-	[KIND_MEASURED] = "wall time measured by the comparer (fork to exit)",
-	[KIND_CPU] = "CPU time of the run (user + system, measured by the comparer)",
-	[KIND_INSTR] = "instructions executed in main(), printf aside (valgrind callgrind)",
-};
-/* Short names and units, for JSON and the summary lines. */
-static const char *const kind_key[] = {
-	[KIND_NONE] = "none", [KIND_NS] = "ns_line",
-	[KIND_WALL] = "wall_time_line", [KIND_MEASURED] = "measured_wall",
-	[KIND_CPU] = "cpu_time", [KIND_INSTR] = "instructions",
-};
-static const char *const kind_unit[] = {
-	[KIND_NONE] = "", [KIND_NS] = "ns", [KIND_WALL] = "s",
-	[KIND_MEASURED] = "ns", [KIND_CPU] = "ns", [KIND_INSTR] = "instructions",
+/* Each figure kind: its short name (JSON), its unit, and what it is. */
+static const struct {
+	const char *key, *unit, *text;
+} kinds[] = {
+	[KIND_NONE]	= { "none", "", "no figure" },
+	[KIND_NS]	= { "ns_line", "ns", "the \"<N>ns\" line of each run" },
+	[KIND_WALL]	= { "wall_time_line", "s", "the \"Wall time:<S>\" line of each run" },
+	[KIND_MEASURED]	= { "measured_wall", "ns",
+			    "wall time measured by the comparer (fork to exit)" },
+	[KIND_CPU]	= { "cpu_time", "ns",
+			    "CPU time of the run (user + system, measured by the comparer)" },
+	[KIND_INSTR]	= { "instructions", "instructions",
+			    "instructions executed in main(), printf aside (valgrind callgrind)" },
 };
 
 /*
@@ -429,7 +425,7 @@ static double run_side(const struct side *s, enum kind *kind, unsigned int nr)
 		*kind = k;
 	if (k != *kind)
 		die("%c (run %u) gave %s, but earlier runs gave %s",
-		    s->name, nr, kind_text[k], kind_text[*kind]);
+		    s->name, nr, kinds[k].text, kinds[*kind].text);
 	if (!(fig > 0))
 		die("%c (run %u) gave a figure of 0: no ratio can be formed",
 		    s->name, nr);
@@ -601,7 +597,7 @@ static void print_side(const struct side *s, enum kind kind)
 {
 	int prec = kind == KIND_WALL ? 3 : 0;
 	const char *unit = kind == KIND_INSTR ? " instructions" :
-			   kind_unit[kind];
+			   kinds[kind].unit;
 
 	printf("%c: median %.*f%s, min %.*f%s, max %.*f%s, CV %.2f%%\n",
 	       s->name, prec, s->med, unit, prec, s->lo, unit, prec, s->hi,
@@ -857,7 +853,7 @@ int main(int argc, char *argv[])
 		printf("{\n  \"metric\": \"%s\",\n  \"figure\": \"%s\",\n"
 		       "  \"unit\": \"%s\",\n  \"pairs\": %lu,\n"
 		       "  \"warmup\": %lu,\n", metric_name[metric],
-		       kind_key[kind], kind_unit[kind], pairs, warmup);
+		       kinds[kind].key, kinds[kind].unit, pairs, warmup);
 		json_side("a", &a);
 		json_side("b", &b);
 		printf("  \"ratio\": %.6f,\n  \"ci_low\": %.6f,\n"
@@ -890,7 +886,7 @@ int main(int argc, char *argv[])
 			printf("  \"gate\": null\n}\n");
 	} else {
 		printf("figure: %s; %lu pairs after %lu warm-up%s\n",
-		       kind_text[kind], pairs, warmup,
+		       kinds[kind].text, pairs, warmup,
 		       nlay > 1 ? " a layout" : "");
 		print_side(&a, kind);
 		print_side(&b, kind);

@@ -871,6 +871,22 @@ static void packed_base_case(int s, const struct vh_case *c)
 
 #define PACKED_BASE(base)	.send = packed_base_case, .a = (base)
 
+/* Queue 0 started (a split ring of 8), then @req (NUM or ADDR) for it. */
+static void running_queue_case(int s, const struct vh_case *c)
+{
+	uint64_t desc = (uintptr_t)mem, avail = desc + 4096, used = desc + 8192;
+
+	zero_memory();
+	send_good_table(s);
+	start_ring(s, 8, desc, avail, used);
+	if (c->req == VHOST_USER_SET_VRING_ADDR)
+		send_addr(s, desc, avail, used);
+	else
+		send_state(s, c->req, 0, 8);
+}
+
+#define RUNNING(r)	.send = running_queue_case, .req = (r)
+
 /*
  * ---- Multiqueue ----
  *
@@ -1262,6 +1278,13 @@ static const struct vh_case cases[] = {
 	  .want = "queue index 16 out of range (the device has 16)" },
 	{ "edge: queue index 15 (blk's last by default)", .hello = true,
 	  STATE(VHOST_USER_SET_VRING_NUM, 15, 256), .stays = true },
+	{ "SET_VRING_NUM of a running queue", .hello = true,
+	  RUNNING(VHOST_USER_SET_VRING_NUM), .want = "queue 0 is running" },
+	{ "SET_VRING_ADDR of a running queue", .hello = true,
+	  RUNNING(VHOST_USER_SET_VRING_ADDR), .want = "queue 0 is running" },
+	{ "SET_VRING_CALL with a bit past the index and NOFD", .hello = true,
+	  U64(VHOST_USER_SET_VRING_CALL, 1 << 9 | VHOST_USER_VRING_NOFD),
+	  .want = "unknown bits in 0x300" },
 	{ "ring size 32769", .hello = true,
 	  STATE(VHOST_USER_SET_VRING_NUM, 0, 32769), .want = "ring size 32769 out of range" },
 	{ "ring size 0", .hello = true,

@@ -476,7 +476,8 @@ static int vub_take_fd(struct vub *vub, struct vhost_user_msg *m,
  * ---- Requests: one handler each, and a table ----
  *
  * A handler gets a message whose header, payload size and fds the
- * dispatcher already checked.  It returns 0 or -EPROTO (vub_err() said
+ * dispatcher already checked, with the queue it names already looked up
+ * (struct vub_request.queue).  It returns 0 or -EPROTO (vub_err() said
  * why); one that answers (struct vub_request.replies) returns what sending
  * the answer did.
  */
@@ -485,6 +486,8 @@ struct vub_msg {
 	union vhost_user_payload *p;	/* &m->payload */
 	struct vhost_user_fds *fds;
 	uint32_t req;
+	struct vub_queue *q;		/* the queue it names, if it names one */
+	int fd;				/* SET_VRING_KICK/CALL/ERR's, -1 with NOFD */
 };
 
 static int vub_get_features(struct vub *vub, struct vub_msg *msg)
@@ -573,25 +576,11 @@ static int vub_set_mem_table(struct vub *vub, struct vub_msg *msg)
 	return err;
 }
 
-/* The queue a SET_VRING_NUM/ADDR/BASE names, or NULL if it is bad or runs. */
-static struct vub_queue *vub_stopped_queue(struct vub *vub, uint32_t req, uint64_t index)
-{
-	struct vub_queue *q = vub_msg_queue(vub, req, index);
-
-	if (q && q->started) {
-		vub_err(vub, req, "queue %u is running", q->index);
-		return NULL;
-	}
-	return q;
-}
-
 static int vub_set_vring_num(struct vub *vub, struct vub_msg *msg)
 {
 	uint32_t num = msg->p->state.num;
-	struct vub_queue *q = vub_stopped_queue(vub, msg->req, msg->p->state.index);
+	struct vub_queue *q = msg->q;
 
-	if (!q)
-		return -EPROTO;
 	if (num == 0 || num > VUB_MAX_RING)
 		return vub_err(vub, msg->req, "queue %u: ring size %u out of range 1..%u",
 			       q->index, num, VUB_MAX_RING);
@@ -605,10 +594,8 @@ static int vub_set_vring_num(struct vub *vub, struct vub_msg *msg)
 static int vub_set_vring_addr(struct vub *vub, struct vub_msg *msg)
 {
 	const struct vhost_user_vring_addr *a = &msg->p->addr;
-	struct vub_queue *q = vub_stopped_queue(vub, msg->req, a->index);
+	struct vub_queue *q = msg->q;
 
-	if (!q)
-		return -EPROTO;
 	if (a->flags & ~(1u << VHOST_VRING_F_LOG))
 		return vub_err(vub, msg->req, "unknown flags 0x%x", a->flags);
 	if (a->flags)
@@ -630,10 +617,8 @@ static int vub_set_vring_addr(struct vub *vub, struct vub_msg *msg)
 static int vub_set_vring_base(struct vub *vub, struct vub_msg *msg)
 {
 	uint32_t base = msg->p->state.num;
-	struct vub_queue *q = vub_stopped_queue(vub, msg->req, msg->p->state.index);
+	struct vub_queue *q = msg->q;
 
-	if (!q)
-		return -EPROTO;
 	if (!vub_packed(vub) && base > 0xffff)
 		return vub_err(vub, msg->req, "queue %u: base 0x%x out of range",
 			       q->index, base);
@@ -644,10 +629,8 @@ static int vub_set_vring_base(struct vub *vub, struct vub_msg *msg)
 /* Stops the ring and forgets its kick fd; answers where it stopped. */
 static int vub_get_vring_base(struct vub *vub, struct vub_msg *msg)
 {
-	struct vub_queue *q = vub_msg_queue(vub, msg->req, msg->p->state.index);
+	struct vub_queue *q = msg->q;
 
-	if (!q)
-		return -EPROTO;
 	vub_queue_stop(vub, q);
 	if (q->kick_fd >= 0)
 		close(q->kick_fd);
@@ -659,18 +642,15 @@ static int vub_get_vring_base(struct vub *vub, struct vub_msg *msg)
 
 static int vub_set_vring_kick(struct vub *vub, struct vub_msg *msg)
 {
-	struct vub_queue *q = NULL;
-	int fd = -1, err = vub_take_fd(vub, msg->m, msg->fds, &q, &fd);
+	struct vub_queue *q = msg->q;
 
-	if (err)
-		return err;
-	if (fd < 0)
+	if (msg->fd < 0)
 		return vub_err(vub, msg->req, "queue %u: polling (no kick fd) is not supported",
 			       q->index);
 	vub_queue_stop(vub, q);
 	if (q->kick_fd >= 0)
 		close(q->kick_fd);
-	q->kick_fd = fd;
+	q->kick_fd = msg->fd;
 	q->kick_set = true;
 	/* Without PROTOCOL_FEATURES a ring is enabled by its kick fd. */
 	if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES))
@@ -680,35 +660,29 @@ static int vub_set_vring_kick(struct vub *vub, struct vub_msg *msg)
 
 static int vub_set_vring_call(struct vub *vub, struct vub_msg *msg)
 {
-	struct vub_queue *q = NULL;
-	int fd = -1, err = vub_take_fd(vub, msg->m, msg->fds, &q, &fd);
+	struct vub_queue *q = msg->q;
 
-	if (err)
-		return err;
+	(void)vub;
 	if (q->call_fd >= 0)
 		close(q->call_fd);
-	q->call_fd = fd;
+	q->call_fd = msg->fd;
 	return 0;
 }
 
 /* Errors go to stderr: the fd is checked, then closed. */
 static int vub_set_vring_err(struct vub *vub, struct vub_msg *msg)
 {
-	struct vub_queue *q = NULL;
-	int fd = -1, err = vub_take_fd(vub, msg->m, msg->fds, &q, &fd);
-
-	if (!err && fd >= 0)
-		close(fd);
-	return err;
+	(void)vub;
+	if (msg->fd >= 0)
+		close(msg->fd);
+	return 0;
 }
 
 static int vub_set_vring_enable(struct vub *vub, struct vub_msg *msg)
 {
 	uint32_t on = msg->p->state.num;
-	struct vub_queue *q = vub_msg_queue(vub, msg->req, msg->p->state.index);
+	struct vub_queue *q = msg->q;
 
-	if (!q)
-		return -EPROTO;
 	/* QEMU sends it after SET_PROTOCOL_FEATURES, before SET_FEATURES. */
 	if (!vub_has(vub, VHOST_USER_F_PROTOCOL_FEATURES) && !vub->protocol_set)
 		return vub_err(vub, msg->req, "without PROTOCOL_FEATURES negotiated");
@@ -793,15 +767,25 @@ static int vub_set_inflight_fd(struct vub *vub, struct vub_msg *msg)
 	return 0;
 }
 
+/* Which queue a request names, looked up (and checked) before its handler. */
+enum vub_queue_arg {
+	VUB_NO_QUEUE,
+	VUB_QUEUE,		/* the index of payload.state (SET_VRING_ADDR: .addr) */
+	VUB_STOPPED_QUEUE,	/* the same, and it must not be running */
+	VUB_FD_QUEUE,		/* payload.u64: the index and NOFD; the fd comes along */
+};
+
 /*
- * What this backend serves.  @fds: the request may carry fds (any other
- * that does is refused); @replies: the handler answers, so no REPLY_ACK
- * follows.  A request without a handler is refused as not supported.  The
- * payload's size rules are the wire's (vhost_user_payload_ok()), shared
- * with the frontend.
+ * What this backend serves.  @queue: which queue the request names;
+ * @fds: the request may carry fds (any other that does is refused);
+ * @replies: the handler answers, so no REPLY_ACK follows.  A request
+ * without a handler is refused as not supported.  The payload's size
+ * rules are the wire's (vhost_user_payload_ok()), shared with the
+ * frontend.
  */
 struct vub_request {
 	int (*handle)(struct vub *vub, struct vub_msg *msg);
+	enum vub_queue_arg queue;
 	bool fds;
 	bool replies;
 };
@@ -815,14 +799,22 @@ static const struct vub_request vub_requests[VHOST_USER_REQUEST_MAX] = {
 	[VHOST_USER_RESET_OWNER]		= { .handle = vub_reset_owner },
 	[VHOST_USER_GET_QUEUE_NUM]		= { .handle = vub_get_queue_num, .replies = true },
 	[VHOST_USER_SET_MEM_TABLE]		= { .handle = vub_set_mem_table, .fds = true },
-	[VHOST_USER_SET_VRING_NUM]		= { .handle = vub_set_vring_num },
-	[VHOST_USER_SET_VRING_ADDR]		= { .handle = vub_set_vring_addr },
-	[VHOST_USER_SET_VRING_BASE]		= { .handle = vub_set_vring_base },
-	[VHOST_USER_GET_VRING_BASE]		= { .handle = vub_get_vring_base, .replies = true },
-	[VHOST_USER_SET_VRING_KICK]		= { .handle = vub_set_vring_kick, .fds = true },
-	[VHOST_USER_SET_VRING_CALL]		= { .handle = vub_set_vring_call, .fds = true },
-	[VHOST_USER_SET_VRING_ERR]		= { .handle = vub_set_vring_err, .fds = true },
-	[VHOST_USER_SET_VRING_ENABLE]		= { .handle = vub_set_vring_enable },
+	[VHOST_USER_SET_VRING_NUM]		= { .handle = vub_set_vring_num,
+						    .queue = VUB_STOPPED_QUEUE },
+	[VHOST_USER_SET_VRING_ADDR]		= { .handle = vub_set_vring_addr,
+						    .queue = VUB_STOPPED_QUEUE },
+	[VHOST_USER_SET_VRING_BASE]		= { .handle = vub_set_vring_base,
+						    .queue = VUB_STOPPED_QUEUE },
+	[VHOST_USER_GET_VRING_BASE]		= { .handle = vub_get_vring_base,
+						    .queue = VUB_QUEUE, .replies = true },
+	[VHOST_USER_SET_VRING_KICK]		= { .handle = vub_set_vring_kick,
+						    .queue = VUB_FD_QUEUE, .fds = true },
+	[VHOST_USER_SET_VRING_CALL]		= { .handle = vub_set_vring_call,
+						    .queue = VUB_FD_QUEUE, .fds = true },
+	[VHOST_USER_SET_VRING_ERR]		= { .handle = vub_set_vring_err,
+						    .queue = VUB_FD_QUEUE, .fds = true },
+	[VHOST_USER_SET_VRING_ENABLE]		= { .handle = vub_set_vring_enable,
+						    .queue = VUB_QUEUE },
 	[VHOST_USER_GET_CONFIG]			= { .handle = vub_get_config, .replies = true },
 	[VHOST_USER_SET_STATUS]			= { .handle = vub_set_status },
 	[VHOST_USER_GET_STATUS]			= { .handle = vub_get_status, .replies = true },
@@ -830,10 +822,30 @@ static const struct vub_request vub_requests[VHOST_USER_REQUEST_MAX] = {
 	[VHOST_USER_SET_INFLIGHT_FD]		= { .handle = vub_set_inflight_fd, .fds = true },
 };
 
+/* The queue @msg names, as @r says, into @msg->q: 0 or -EPROTO (reported). */
+static int vub_find_queue(struct vub *vub, const struct vub_request *r,
+			  struct vub_msg *msg)
+{
+	uint32_t index;
+
+	if (r->queue == VUB_NO_QUEUE)
+		return 0;
+	if (r->queue == VUB_FD_QUEUE)
+		return vub_take_fd(vub, msg->m, msg->fds, &msg->q, &msg->fd);
+	index = msg->req == VHOST_USER_SET_VRING_ADDR ? msg->p->addr.index :
+		msg->p->state.index;
+	msg->q = vub_msg_queue(vub, msg->req, index);
+	if (!msg->q)
+		return -EPROTO;
+	if (r->queue == VUB_STOPPED_QUEUE && msg->q->started)
+		return vub_err(vub, msg->req, "queue %u is running", msg->q->index);
+	return 0;
+}
+
 int vub_handle_msg(struct vub *vub, struct vhost_user_msg *m,
 		   struct vhost_user_fds *fds)
 {
-	struct vub_msg msg = { m, &m->payload, fds, m->hdr.request };
+	struct vub_msg msg = { m, &m->payload, fds, m->hdr.request, NULL, -1 };
 	const struct vub_request *r;
 	int err;
 
@@ -854,7 +866,9 @@ int vub_handle_msg(struct vub *vub, struct vhost_user_msg *m,
 		return vub_err(vub, msg.req, "%u unexpected fds", fds->n);
 	if (!r->handle)
 		return vub_err(vub, msg.req, "not supported by this backend");
-	err = r->handle(vub, &msg);
+	err = vub_find_queue(vub, r, &msg);
+	if (!err)
+		err = r->handle(vub, &msg);
 	if (err || r->replies)
 		return err;
 	if ((m->hdr.flags & VHOST_USER_FLAG_NEED_REPLY) &&
