@@ -99,7 +99,7 @@ clean:
 # check.tap), whatever is built and however (V=1 too: these two commands
 # are never echoed).
 check-fuzz-names = for t in $$($(srctree)/fuzz/run.sh --list); do \
-	echo "fuzz $$t: corpus + $${FUZZ_CHECK_RUNS:-200000} runs or $${FUZZ_CHECK_CPU:-60} CPU s, seed 1"; done
+	echo "fuzz $$t: corpus + $${FUZZ_CHECK_RUNS:-100000} runs or $${FUZZ_CHECK_CPU:-30} CPU s, seed 1"; done
 check-wants-fuzz = $(if $(LIST),,$(if $(T),$(shell $(check-fuzz-names) | \
 	grep -Eq -- $(call shell-quote,$(value T)) && echo yes),yes))
 check-build = $(MAKE) --no-print-directory all test-programs \

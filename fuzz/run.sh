@@ -9,8 +9,8 @@
 #   fuzz/run.sh --check BUILD_DIR TARGET  replay the seed corpus and the
 #                                         regression inputs, then fuzz from a
 #                                         fixed seed for FUZZ_CHECK_RUNS runs
-#                                         (default 200000) or FUZZ_CHECK_CPU
-#                                         seconds of CPU time (default 60),
+#                                         (default 100000) or FUZZ_CHECK_CPU
+#                                         seconds of CPU time (default 30),
 #                                         whichever comes first, and say which
 #   fuzz/run.sh --seconds N BUILD_DIR [TARGET...]
 #                                         fuzz each target for N seconds,
@@ -90,7 +90,7 @@ case ${1:-} in
 	# the CPU time it was given, never by the clock: a loaded machine
 	# gives it less CPU a second, not less CPU.  SIGUSR1 makes libFuzzer
 	# finish the input it is on and stop, as if its runs were done.
-	runs=${FUZZ_CHECK_RUNS:-200000} cpu=${FUZZ_CHECK_CPU:-60}
+	runs=${FUZZ_CHECK_RUNS:-100000} cpu=${FUZZ_CHECK_CPU:-30}
 	"$bin" "${COMMON[@]}" -seed=1 -runs="$runs" -handle_usr1=1 \
 		-artifact_prefix="$2/findings/$t-" \
 		"$scratch" "${dirs[@]}" >"$scratch/fuzz.log" 2>&1 &

@@ -628,7 +628,7 @@ valgrind_checks() {
 fuzz_checks() {
 	local t name
 	for t in $(fuzz/run.sh --list); do
-		name="fuzz $t: corpus + ${FUZZ_CHECK_RUNS:-200000} runs or ${FUZZ_CHECK_CPU:-60} CPU s, seed 1"
+		name="fuzz $t: corpus + ${FUZZ_CHECK_RUNS:-100000} runs or ${FUZZ_CHECK_CPU:-30} CPU s, seed 1"
 		if [ "$B" != . ]; then
 			skip_check "$name" "the top-level make check runs it"
 		elif [ "$MODE" != plain ]; then
