@@ -36,7 +36,10 @@
 # seconds they may use, default 1200; tests/lib/ktap.sh), CHECK_TIMEOUT
 # (the wall clock's backstop, default 3600 s), RIG_CHECK_PEERS (no: with
 # --ksrc, the peers that boot QEMU guests and DPDK on the tree's vringh are
-# one SKIP saying so), PARALLEL_XFERS,
+# one SKIP saying so), RIG_CHECK_LONG (no: with --ksrc, the long checks
+# too, each group one SKIP: peers, callgrind rows, the frontend, patched
+# trees, ksrc folders and device torture; the ring, vhost core and
+# vhost-net checks of every pairing still run), PARALLEL_XFERS,
 # VIRTIO_TEST_BUFS, FUZZ_DIR, FUZZ_CHECK_RUNS, FUZZ_CHECK_CPU, and
 # RIG_CHECK_MODE (asan, ubsan, tsan or valgrind: how BUILD_DIR was built;
 # make check-asan ... sets it, else vringh_test --version tells).
@@ -948,6 +951,7 @@ if [ -n "$KSRC" ]; then
 	# ring checks (valgrind's own) and the vhost core's, nothing that
 	# starts a peer or builds a tree of its own.
 	MODE=$(check_mode) peers='' frontend=''
+	long_off="RIG_CHECK_LONG=no (.ci/run: the long checks run on the newest tree)"
 	for B; do
 		if ! v=$("$B/vringh_test" --version 2>&1); then
 			fail_check "$B: vringh_test --version" "$v"
@@ -973,24 +977,35 @@ if [ -n "$KSRC" ]; then
 		fi
 		if [ "$host" = kernel ] && [ -z "$peers" ]; then
 			peers=1
-			if [ "${RIG_CHECK_PEERS:-yes}" = no ]; then
+			if [ "${RIG_CHECK_LONG:-yes}" = no ]; then
+				skip_check "peers and callgrind rows on this tree's vringh" "$long_off"
+			elif [ "${RIG_CHECK_PEERS:-yes}" = no ]; then
 				skip_check "peers (QEMU guests, DPDK) on this tree's vringh" \
 					"RIG_CHECK_PEERS=no (.ci/run: they run on the newest tree)"
-			else
-				LONG=1 peer_checks
 			fi
-			LONG=1 callgrind_checks
+			if [ "${RIG_CHECK_LONG:-yes}" != no ]; then
+				[ "${RIG_CHECK_PEERS:-yes}" = no ] || LONG=1 peer_checks
+				LONG=1 callgrind_checks
+			fi
 		fi
 		if [ "$guest" = kernel ] && [ -z "$frontend" ]; then
 			frontend=1
-			LONG=1 frontend_checks
-			ksrc_patched_checks
-			LONG=1 suite "ksrc folders" tests/ksrc-folders.sh "$(build_ksrc)"
+			if [ "${RIG_CHECK_LONG:-yes}" = no ]; then
+				skip_check "frontend, patched trees and ksrc folders on this tree's driver" "$long_off"
+			else
+				LONG=1 frontend_checks
+				ksrc_patched_checks
+				LONG=1 suite "ksrc folders" tests/ksrc-folders.sh "$(build_ksrc)"
+			fi
 		fi
 		# The torture device is our vhost_dev, whose vringh serves
 		# packed rings too: the kernel's driver against our device.
 		if [ "$guest" = kernel ] && [ "$host" = rig ]; then
-			LONG=1 dev_torture_checks
+			if [ "${RIG_CHECK_LONG:-yes}" = no ]; then
+				skip_check "device torture of this tree's driver" "$long_off"
+			else
+				LONG=1 dev_torture_checks
+			fi
 		fi
 	done
 	PREFIX=
