@@ -19,12 +19,18 @@
 #include <string.h>
 #include <time.h>
 
+#include <linux/cache.h>
+
 #include "vringh_test.h"
 
+/*
+ * What one side writes while the other reads it sits on a cache line of
+ * its own (____cacheline_aligned_in_smp): two sides writing one line would
+ * pass it between their CPUs for every buffer.
+ */
 struct par {
 	struct rig_shm shm;
 	int cpu_guest, cpu_host;
-	struct rig_chan to_host, to_guest;
 	/*
 	 * Created before both threads start (a kernel driver's packed ring is
 	 * where the host finds it) and deleted once both have stopped.
@@ -32,9 +38,12 @@ struct par {
 	struct virtio_device vdev;
 	struct rig_queue q;
 	struct virtqueue *vq;		/* q.vq */
-	unsigned long finished;		/* transfers the guest got back */
 	int stop;			/* Ctrl-C: the guest stops adding */
 	int done;			/* guest finished: host may stop */
+	struct rig_chan to_host ____cacheline_aligned_in_smp;
+	struct rig_chan to_guest ____cacheline_aligned_in_smp;
+	/* transfers the guest got back */
+	unsigned long finished ____cacheline_aligned_in_smp;
 };
 
 static struct par par;
@@ -44,8 +53,13 @@ static struct par par;
 
 /* What a side is asleep waiting for: its wait's name while it waits. */
 static const char *guest_waits, *host_waits;
-/* How far each side got: buffers the guest added, the host took. */
-static unsigned long guest_added, host_taken;
+/*
+ * How far each side got: buffers the guest added, the host took.  Each
+ * side writes its own for every buffer, so each has a cache line of its
+ * own: on one line, the two CPUs would pass it to and fro every buffer.
+ */
+static unsigned long guest_added ____cacheline_aligned_in_smp;
+static unsigned long host_taken ____cacheline_aligned_in_smp;
 
 static void wait_for(struct rig_chan *c, const char **waits, const char *what)
 {
