@@ -11,12 +11,7 @@
 #
 # Usage: tests/runner/bounds.sh     (from anywhere; prints KTAP)
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-bounds.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-. shlib/signals.sh
-CHECK_PREFIX=runner/ SHOW_ON_FAIL="$tmp/out $tmp/err"
-. tests/lib/result.sh
+. "$(dirname "$0")/opening.sh" bounds
 
 cat >"$tmp/verdicts.sh" <<'MATRIX'
 set -u

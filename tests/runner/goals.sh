@@ -8,15 +8,9 @@
 # --list), and make check KSRC=TREE LIST=1 names those of the three
 # pairings' folders, which are TREE's own (kernel/ksrc-key.sh).
 #
-# Usage: tests/runner/goals.sh   (from anywhere; prints PASS:/FAIL: lines)
+# Usage: tests/runner/goals.sh   (from anywhere; prints KTAP)
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-goals.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-. shlib/signals.sh
-failed=0
-CHECK_PREFIX=runner/ SHOW_ON_FAIL="$tmp/out"
-. tests/lib/result.sh
+. "$(dirname "$0")/opening.sh" goals
 
 # dry GOAL...: what make -n prints for them, in $tmp/out (a make of its
 # own: not the one running make check; the folders its sub-makes would
@@ -40,4 +34,4 @@ dry check KSRC="$k" LIST=1 -o rig-in-kernel-kernel -o rig-in-kernel-rig \
 	grep -A1 'tests/run-check\.sh' "$tmp/out" |
 	grep -q -- "--list --ksrc build-kernel/$key build-kernel-rig/$key build-rig-kernel/$key"
 pass_if "make check KSRC=TREE LIST=1 names the checks of the three pairings"
-exit $failed
+ktap_finished

@@ -14,12 +14,7 @@
 #
 # Usage: tests/runner/times.sh     (from anywhere; prints KTAP)
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rig-times.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-. shlib/signals.sh
-CHECK_PREFIX=runner/ SHOW_ON_FAIL="$tmp/out $tmp/err"
-. tests/lib/result.sh
+. "$(dirname "$0")/opening.sh" times
 
 cat >"$tmp/matrix.sh" <<'MATRIX'
 set -u
