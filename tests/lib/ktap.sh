@@ -180,7 +180,7 @@ run_cmd() {
 run_single() {
 	local name=$1 start rc secs stopped
 	expect_args "$@" || { result fail "$name" 0.000s; return; }
-	EXPECT_TIMEOUT=$TIMEOUT run_cmd "${expect_cmd[@]}"
+	run_cmd "${expect_cmd[@]}"
 	elapsed secs "$start"
 	if [ -n "$stopped" ]; then
 		{ echo "command: ${expect_cmd[*]}"; echo "$stopped"; tail -n 20 "$W/err"; } | diag
