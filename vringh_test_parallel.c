@@ -6,10 +6,10 @@
  * guest checks the contents of every buffer that comes back.  Each side
  * sleeps on its notification once it has nothing to do: the guest fills
  * the ring before it waits, the host takes everything available before it
- * does.  The main thread waits: progress on a terminal, figures so far on Ctrl-C, and a
- * watchdog: when neither side has moved a buffer for STALL_MS (a lost
- * notification leaves both asleep for ever), it says which side waits for
- * what, with the counts and the ring's state, and fails.
+ * does.  The main thread waits: progress on a terminal, figures so far
+ * on Ctrl-C, and a watchdog: when neither side has moved a buffer for
+ * STALL_MS (a lost notification leaves both asleep for ever), it says which
+ * side waits for what, with the counts and the ring's state, and fails.
  */
 #define _GNU_SOURCE
 #include <errno.h>
