@@ -24,7 +24,8 @@ CRASH='Oops|BUG:|Kernel panic|general protection|Call Trace'
 # 3.635845] virtio_blk virtio0: req.0:id 128 out of range", seen in a boot
 # of 21 devices), and LINES counts such lines.
 #   state   "SLOT DONE SAID" a device: DONE 1 once its RIG-DONE came, SAID
-#           1 once a line of its matched FAULT after RIG-INIT; then
+#           1 once a line of its matched FAULT after RIG-INIT (a line
+#           naming a device not listed yet is nobody's); then
 #           "beats N", the guest's RIG-TICK lines so far
 #   view    SLOT's console as a boot of its own would show it (its
 #           RIG-DONE as the RIG-RESULT line), to that line or line LINES
@@ -35,13 +36,18 @@ CRASH='Oops|BUG:|Kernel panic|general protection|Call Trace'
 guest_scan() {
 	awk -v mode="$1" -v slot="${3:-}" -v lines="${4:-0}" -v fault="$FAULT" -v crash="$CRASH" '
 	function after(tag) { return substr(line, index(line, tag) + length(tag)) }
-	# The device the names in k belong to: "*" none, "?" several.
+	# The device the names in k belong to: "*" none, "?" several.  In
+	# mode state (a console still being written) a device name no RIG-DEV
+	# line has listed yet is "-": no device owns its line until its RIG-DEV
+	# line comes (a probe can fail before /init lists the devices).
 	function owner_of(k,   n, w, i, o) {
 		o = "*"
 		n = split(k, w, /[^A-Za-z0-9_]+/)
 		for (i = 1; i <= n; i++)
 			if (w[i] in owner)
 				o = o == "*" || o == owner[w[i]] ? owner[w[i]] : "?"
+			else if (mode == "state" && w[i] ~ /^(virtio[0-9]+|vd[a-z]+|eth[0-9]+)$/)
+				return "-"
 		return o
 	}
 	# Line i: line (no CR) and k (its kernel timestamp cut).
