@@ -21,9 +21,9 @@
 #              layer's "I/O error" for requests past the disk's real end),
 #              or the driver went on and corrupted its own ring (vhost_dev
 #              refused it)
-#   hung       guest: no result within GUEST_WAIT s (8) of the rule being
-#              broken, or a frame that never came back; DPDK: no frame
-#              moved for 3 s before all came back
+#   hung       guest: no result within GUEST_WAIT s (8, the guest's own
+#              time) of the rule being broken, or a frame that never came
+#              back; DPDK: no frame moved for 3 s before all came back
 #   tolerated  the driver carried on: every byte checked (a net frame
 #              dropped without a word, the rest intact, is tolerated)
 #   not-done   the rule was never broken (vhost_dev's "never done"), or the
@@ -183,16 +183,20 @@ guest_group() {
 # $T/console.  A device is done at its RIG-DONE line, GUEST_WAIT s after
 # its rule was broken, or 3 s after the kernel named its fault (time for
 # an oops to follow); G_WAITED[i] that bound, G_CUT[i] the console's
-# length then (what a boot of its own would have shown).  The boot ends
-# when every device is done, 90 s in all.  With several devices, a guest
-# that stops its RIG-TICK lines is stuck, whichever device did it (Linux
+# length then (what a boot of its own would have shown).  Those bounds
+# are the guest's own time, counted in its RIG-TICK lines (one each
+# 0.5 s), so a guest slowed by a busy host gets as long as an idle one;
+# a config case's from its device's RIG-DEV line, where its I/O begins.
+# The boot ends when every device is done, 90 s in all.  A guest that
+# stops its RIG-TICK lines is stuck, whichever device did it (Linux
 # 6.1's virtio_net spins in virtnet_poll_cleantx on a broken transmit
-# ring the device used past): it is no device's bound while that lasts
-# (3 s), and after GUEST_STUCK s (5) the boot ends, G_STUCK set and the
-# devices not done with G_WAITED[i] empty.
+# ring the device used past): after GUEST_STUCK s (5) the boot ends, a
+# boot of one device with its row done (G_WAITED GUEST_STUCK), a boot of
+# several with G_STUCK set and the devices not done with G_WAITED[i]
+# empty.
 guest_boot() {
-	local i qpid tick=0 init=0 all opts broken s d said beats=0 last_beats=0 last_beat=0 stuck
-	local -a args da dpids fired_at said_at dn said_now
+	local i qpid tick=0 all opts broken s d said beats=0 last_beats=0 last_beat=0 stuck
+	local -a args da dpids fired_at said_at dn said_now listed
 	G_WAITED=() G_CUT=() G_STUCK=""
 	for i in "${!G_C[@]}"; do
 		opts=""
@@ -225,18 +229,17 @@ guest_boot() {
 	qpid=$!
 	PIDS="$PIDS $qpid"
 	while kill -0 "$qpid" 2>/dev/null && [ $tick -lt 900 ]; do
-		[ $init = 1 ] || ! grep -aq RIG-INIT "$T/console" || init=1
 		broken=$(grep -l '^torture: .*: done' "$T"/g[0-9]*.err 2>/dev/null)
-		dn=() said_now=()
+		dn=() said_now=() listed=()
 		while read -r s d said; do
 			[ "$s" = beats ] && beats=$d && continue
 			for i in "${!G_SLOT[@]}"; do
-				[ "${G_SLOT[i]}" = "$s" ] && dn[i]=$d said_now[i]=$said
+				[ "${G_SLOT[i]}" = "$s" ] && dn[i]=$d said_now[i]=$said listed[i]=1
 			done
 		done < <(guest_scan state "$T/console")
 		[ "$beats" = "$last_beats" ] || last_beats=$beats last_beat=$tick
 		stuck=0
-		[ ${#G_C[@]} -gt 1 ] && [ "$beats" -gt 0 ] && stuck=$((tick - last_beat))
+		[ "$beats" -gt 0 ] && stuck=$((tick - last_beat))
 		if [ $stuck -ge $((GUEST_STUCK * 10)) ]; then
 			G_STUCK="no RIG-TICK for $GUEST_STUCK s"
 			break
@@ -245,19 +248,18 @@ guest_boot() {
 		for i in "${!G_C[@]}"; do
 			[ -z "${G_WAITED[i]:-}" ] || continue
 			if [ -z "${fired_at[i]:-}" ]; then
-				if [[ ${G_C[i]} == blk-* || ${G_C[i]} == net-* ]] && [ $init = 1 ] ||
+				if [[ ${G_C[i]} == blk-* || ${G_C[i]} == net-* ]] && [ "${listed[i]:-}" = 1 ] ||
 					[[ $'\n'$broken$'\n' == *$'\n'"$T/g$i.err"$'\n'* ]]; then
-					fired_at[i]=$((tick + 1))
+					fired_at[i]=$beats
 				fi
 			fi
 			if [ "${dn[i]:-0}" = 1 ]; then
 				G_WAITED[i]=$GUEST_WAIT
-			elif [ -n "${fired_at[i]:-}" ] && [ $((tick - fired_at[i])) -ge $((GUEST_WAIT * 10)) ] &&
-				[ $stuck -lt 30 ]; then
+			elif [ -n "${fired_at[i]:-}" ] && [ $((beats - fired_at[i])) -ge $((GUEST_WAIT * 2)) ]; then
 				G_WAITED[i]=$GUEST_WAIT G_CUT[i]=$(guest_scan lines "$T/console")
 			elif [ -z "${said_at[i]:-}" ] && [ "${said_now[i]:-0}" = 1 ]; then
-				said_at[i]=$tick
-			elif [ -n "${said_at[i]:-}" ] && [ $((tick - said_at[i])) -ge 30 ]; then
+				said_at[i]=$beats
+			elif [ -n "${said_at[i]:-}" ] && [ $((beats - said_at[i])) -ge 6 ]; then
 				G_WAITED[i]=3 G_CUT[i]=$(guest_scan lines "$T/console")
 			fi
 			[ -n "${G_WAITED[i]:-}" ] || all=0
@@ -266,6 +268,10 @@ guest_boot() {
 		sleep 0.1
 		tick=$((tick + 1))
 	done
+	# A boot of one device: the guest stuck is that row's outcome.
+	if [ -n "$G_STUCK" ] && [ ${#G_C[@]} = 1 ]; then
+		G_WAITED[0]=$GUEST_STUCK G_STUCK=""
+	fi
 	for i in "${!G_C[@]}"; do
 		[ -n "$G_STUCK" ] || G_WAITED[i]=${G_WAITED[i]:-$GUEST_WAIT}
 	done
