@@ -30,10 +30,12 @@ PREFIX=
 # seconds: it starts early, beside the short ones (see the end).
 CHECKS=() LONGS=()
 declare_check() {
-	local name=$PREFIX$2
+	local name=$PREFIX$2 words
 	[ -z "$FILTER" ] || [[ $name =~ $FILTER ]] || return 0
 	[ -z "${LONG:-}" ] || LONGS+=("${#CHECKS[@]}")
-	CHECKS+=("$(printf '%q ' "$1" "$name" "${@:3}")")
+	# (printf -v: a command substitution would fork, once a check)
+	printf -v words '%q ' "$1" "$name" "${@:3}"
+	CHECKS+=("$words")
 }
 
 # expect NAME STATUS [TEST...] -- CMD [ARG...]: CMD must exit with STATUS
@@ -364,9 +366,10 @@ check_name() {
 # first, one it does not name before all (it may be long), ties in the
 # order given.
 longest_first() {
-	local i
+	local i w
 	for i; do
-		printf '%s\t%s\n' "$i" "$(check_name "$i")"
+		eval "w=(${CHECKS[$i]})"
+		printf '%s\t%s\n' "$i" "${w[1]}"
 	done | awk -F '\t' -v times="${TIMES:-}" '
 		BEGIN {
 			while (times != "" && (getline line <times) > 0) {
