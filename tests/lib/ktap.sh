@@ -99,12 +99,12 @@ tree_cpu() {
 # its speed; TIMEOUT is the wall clock's backstop.
 CLK_TCK=$(getconf CLK_TCK)
 watch_cmd() {
-	local pid=$1 idle=${CHECK_IDLE:-120} max=${CHECK_CPU:-1200} hz cpu last=-1 since=$SECONDS tick
+	local pid=$1 idle=${CHECK_IDLE:-120} max=${CHECK_CPU:-1200} hz cpu last=-1 since=$SECONDS
 	hz=$CLK_TCK
 	# A second's sleep without a process a second: read from a pipe no
-	# one writes (this shell holds its write end), for 1 s.
-	exec {tick}<> <(:)
-	while ! read -r -t 1 -u "$tick" && kill -0 "$pid" 2>/dev/null; do
+	# one writes, for 1 s (TICK, opened once for every watcher).
+	[ -n "${TICK:-}" ] || exec {TICK}<> <(:)
+	while ! read -r -t 1 -u "$TICK" && kill -0 "$pid" 2>/dev/null; do
 		tree_cpu "$pid"
 		cpu=$TREE_CPU
 		[ "$cpu" = "$last" ] || last=$cpu since=$SECONDS
@@ -425,6 +425,8 @@ ktap_main() {
 		return 1
 	fi
 	local i pid begin=$EPOCHREALTIME
+	# (the watchers' tick: watch_cmd)
+	exec {TICK}<> <(:)
 	for i in HUP INT TERM; do
 		# shellcheck disable=SC2064 # $i now, on purpose
 		trap "ktap_stop $i" "$i"
