@@ -102,19 +102,21 @@ check-fuzz-names = for t in $$($(srctree)/fuzz/run.sh --list); do \
 	echo "fuzz $$t: corpus + $${FUZZ_CHECK_RUNS:-100000} runs or $${FUZZ_CHECK_CPU:-30} CPU s, seed 1"; done
 check-wants-fuzz = $(if $(LIST),,$(if $(T),$(shell $(check-fuzz-names) | \
 	grep -Eq -- $(call shell-quote,$(value T)) && echo yes),yes))
-check-build = $(MAKE) --no-print-directory all test-programs \
-	$(if $(check-wants-fuzz),fuzz-build) >&2
+# The build runs as many jobs as the checks do (CHECK_JOBS, default 2)
+# unless make was given -j: it is a recursive make (+), which takes that.
+check-build = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(or $(CHECK_JOBS),2)) \
+	all test-programs $(if $(check-wants-fuzz),fuzz-build) >&2
 check-run = $(srctree)/tests/run-check.sh $(if $(T),--filter $(call shell-quote,$(value T))) \
 	$(if $(LIST),--list)
 check:
-	@$(check-build)
+	@+$(check-build)
 	@$(check-run)
 
 # make check-busy [T=REGEX] [HOGS=N]: the same checks beside N CPU hogs
 # (default two per CPU; tests/busy.sh): a check bounded by the machine's
 # speed rather than by its progress fails here (tests/README).
 check-busy:
-	@$(check-build)
+	@+$(check-build)
 	@$(srctree)/tests/busy.sh $(if $(HOGS),-n $(call shell-quote,$(HOGS))) $(check-run)
 
 # make shellcheck: shellcheck -S warning on every shell script, which must

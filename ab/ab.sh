@@ -26,9 +26,11 @@
 #   -h          this help
 # Environment: CC and CFLAGS, when set, are passed to both builds (make ab
 # passes its own), so both sides are built alike; AB_DIR is where the builds
-# go (default: build-ab in the top of the repository), each fresh from its
-# revision.  Both builds' --version lines are printed by ab/compare.  Every
-# option is checked before anything is built.  Exit status: ab/compare's
+# go (default: build-ab in the top of the repository), each exported from
+# its revision (ab/rev-build.sh: a folder built before, with the same
+# Makefile, compiles only the files that changed).  Both builds' --version
+# lines are printed by ab/compare.  Every option is checked before
+# anything is built.  Exit status: ab/compare's
 # (0 done, 1 the gate failed, 2 usage error, 3 a run failed); 2 also for a
 # usage error here or a revision that names no commit (as ab/regress.sh
 # and ab/series.sh), 3 for a failed build.
@@ -49,7 +51,7 @@ add_carg() {
 }
 while getopts :n:m:g:jp:c:Bh opt; do
 	case $opt in
-	h) sed -n '5,32s/^# \{0,1\}//p' "$here/ab.sh"; exit 0 ;;
+	h) sed -n '5,/^$/s/^# \{0,1\}//p' "$here/ab.sh"; exit 0 ;;
 	n) add_carg "--pairs=$OPTARG" ;;
 	m) add_carg "--metric=$OPTARG"; metric=$OPTARG ;;
 	g) if [ "$OPTARG" = default ]; then add_carg --max-slowdown

@@ -26,14 +26,51 @@ else
 		die "'$rev' names no commit of $top"
 	describe=$(git -C "$top" describe --always "$commit" 2>/dev/null)
 fi
-rm -rf "$dest" && mkdir -p "$dest" || die "cannot create $dest"
-sed -n 's/^\(guest\|host\) //p' "$here/ksrc-files" | while read -r f; do
+# A DEST that holds an earlier export keeps each file whose bytes are the
+# same, its time too: a build from DEST (make regress, make series, in the
+# same folder again) then compiles only what the revision changed.  Each
+# file's bytes are told by git's hash of them, REV's from git ls-tree and
+# DEST's from git hash-object, so only a file that changed is read from
+# TREE.  Any other file of DEST goes.
+mkdir -p "$dest" || die "cannot create $dest"
+mapfile -t files < <(sed -n 's/^\(guest\|host\) //p' "$here/ksrc-files")
+declare -A want=() have=()
+if [ "$commit" = worktree ]; then
+	for f in "${files[@]}"; do
+		[ -f "$top/$f" ] || die "$rev has no $f"
+	done
+	mapfile -t hash < <(cd "$top" && git hash-object --no-filters -- "${files[@]}")
+	for i in "${!files[@]}"; do
+		want[${files[i]}]=${hash[i]:-}
+	done
+else
+	while IFS=$'\t' read -r w f; do
+		want[$f]=${w##* }
+	done < <(git -C "$top" ls-tree --full-tree "$commit" -- "${files[@]}")
+fi
+there=()
+for f in "${files[@]}"; do
+	[ -n "${want[$f]:-}" ] || die "$rev has no $f"
+	[ -f "$dest/$f" ] && there+=("$f")
+done
+if [ ${#there[@]} -gt 0 ]; then
+	mapfile -t hash < <(cd "$dest" && git hash-object --no-filters -- "${there[@]}")
+	for i in "${!there[@]}"; do
+		have[${there[i]}]=${hash[i]:-}
+	done
+fi
+for f in "${files[@]}"; do
+	[ "${have[$f]:-}" != "${want[$f]}" ] || continue
 	mkdir -p "$dest/$(dirname "$f")" || exit 1
 	if [ "$commit" = worktree ]; then
 		cp "$top/$f" "$dest/$f"
 	else
 		git -C "$top" show "$commit:$f" >"$dest/$f"
-	fi || { echo "ksrc-rev: $rev has no $f" >&2; exit 1; }
-done || exit 1
-echo "${describe:-$commit}" >"$dest/.rig-describe"
+	fi || die "cannot write $dest/$f"
+done
+(cd "$dest" && find . -type f ! -name .rig-describe) | sed 's#^\./##' |
+	grep -vxF -f <(printf '%s\n' "${files[@]}") | while IFS= read -r f; do rm -f "$dest/$f"; done
+d=${describe:-$commit}
+[ "$(cat "$dest/.rig-describe" 2>/dev/null)" = "$d" ] ||
+	echo "$d" >"$dest/.rig-describe" || die "cannot write $dest/.rig-describe"
 echo "$commit"

@@ -90,19 +90,20 @@ for i in "${!EDIT_NAMES[@]}"; do
 done
 [ ${#sel[@]} -gt 0 ] || usage "no mutation's name matches '$match'"
 # Every one is checked, and each that fails says why with its name.
-bad=0
+bad=0 found=()
 for i in "${sel[@]}"; do
 	if [ ! -f "$top/${EDIT_FILES[i]}" ]; then
 		echo "mutate: ${EDIT_NAMES[i]}: no file ${EDIT_FILES[i]}" >&2
 		bad=1
 		continue
 	fi
-	edit_apply "$top/${EDIT_FILES[i]}" "$i" >/dev/null || bad=1
+	found+=("$i")
 	if [ -z "${EDIT_CHECKS[i]}" ]; then
 		echo "mutate: ${EDIT_NAMES[i]}: names no check that kills it ('= CHECK')" >&2
 		bad=1
 	fi
 done
+[ ${#found[@]} -eq 0 ] || edit_check "$top" "${found[@]}" || bad=1
 [ "$bad" -eq 0 ] || die "mutate/mutations: the entries above do not apply"
 if [ -n "$list" ]; then
 	# Each line of the CI subset picks one mutation of the list.
@@ -120,10 +121,15 @@ if [ -n "$list" ]; then
 	# (a sub-suite's line: its suite).
 	if [ -x "$top/tests/hostile" ]; then
 		names=$(cd "$top" && tests/run-check.sh --list) || die "tests/run-check.sh --list failed"
+		# (looked up in bash: a grep a name would fork hundreds of times)
+		declare -A have=()
+		while IFS= read -r c; do
+			[ -z "$c" ] || have[$c]=1
+		done <<<"$names"
 		for i in "${sel[@]}"; do
 			while IFS= read -r c; do
 				[ -n "$c" ] || continue
-				grep -qxF -- "${c%%/*}" <<<"$names" && continue
+				[ -n "${c%%/*}" ] && [ -n "${have[${c%%/*}]:-}" ] && continue
 				echo "mutate: ${EDIT_NAMES[i]}: names \"${c%%/*}\", which make check does not have" >&2
 				bad=1
 			done <<<"${EDIT_CHECKS[i]}"
@@ -131,9 +137,11 @@ if [ -n "$list" ]; then
 		[ "$bad" -eq 0 ] || die "mutate/mutations: the entries above name checks that do not exist"
 	fi
 	for i in "${sel[@]}"; do
+		# The checks it names, one a line, as "A; B".
+		c=${EDIT_CHECKS[i]%$'\n'}
+		c=${c//$'\n'/;}
 		printf '%s %s: %s -> %s; killed by %s\n' "${EDIT_NAMES[i]}" "${EDIT_FILES[i]}" \
-			"${EDIT_FROMS[i]}" "${EDIT_TOS[i]}" \
-			"$(printf '%s' "${EDIT_CHECKS[i]}" | paste -sd ';' | sed 's/;/; /g')"
+			"${EDIT_FROMS[i]}" "${EDIT_TOS[i]}" "${c//;/; }"
 	done
 	exit 0
 fi

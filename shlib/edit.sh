@@ -81,6 +81,56 @@ edit_apply() {
 	}' "$1"
 }
 
+# edit_check ROOT I...: does each edit I apply to its file, ROOT/FILE, as
+# edit_apply would have it (its text once, or an Nth occurrence)?  Says
+# why of each that does not, as edit_apply does, and fails if one does
+# not; one awk for them all, each file read once.
+edit_check() {
+	local root=$1 i sep=$'\001' names='' files='' froms='' nths=''
+	shift
+	for i; do
+		names+=${EDIT_NAMES[$i]}$sep files+=$root/${EDIT_FILES[$i]}$sep
+		froms+=${EDIT_FROMS[$i]}$sep nths+=${EDIT_NTHS[$i]}$sep
+	done
+	# (-v reads each text as edit_apply's -v does; \001 parts them)
+	awk -v names="$names" -v files="$files" -v froms="$froms" -v nths="$nths" \
+	    -v prefix="${DIE_PREFIX:?}" '
+	BEGIN {
+		n = split(names, name, "\001") - 1
+		split(files, file, "\001"); split(froms, from, "\001"); split(nths, nth, "\001")
+		for (k = 1; k <= n; k++) {
+			f = file[k]
+			if (!(f in lines)) {
+				lines[f] = 0
+				while ((getline l < f) > 0)
+					text[f, ++lines[f]] = l
+				close(f)
+			}
+			hits = 0
+			for (r = 1; r <= lines[f]; r++) {
+				s = text[f, r]
+				while ((p = index(s, from[k])) > 0) {
+					hits++
+					s = substr(s, p + length(from[k]))
+				}
+			}
+			if (!hits)
+				printf "%s: %s: \"%s\" does not occur in %s\n",
+					prefix, name[k], from[k], f > "/dev/stderr"
+			else if (nth[k] == "" && hits != 1)
+				printf "%s: %s: \"%s\" occurs %d times in %s (give N)\n",
+					prefix, name[k], from[k], hits, f > "/dev/stderr"
+			else if (nth[k] != "" && hits < nth[k] + 0)
+				printf "%s: %s: \"%s\" has no occurrence %d in %s\n",
+					prefix, name[k], from[k], nth[k], f > "/dev/stderr"
+			else
+				continue
+			bad = 1
+		}
+		exit bad
+	}'
+}
+
 # edit_tree EDITS TREE: every edit of the file EDITS made in place in
 # TREE (each FILE relative to it), in turn; dies saying which one does
 # not apply.  (It reads EDITS afresh: the arrays hold its edits only.)

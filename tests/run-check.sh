@@ -1052,11 +1052,9 @@ else
 			# Every mutation of make mutate still applies to its line
 			# and names a check make check has (mutate/README).
 			expect "make mutate's list applies (mutate/run.sh -l)" 0 -- mutate/run.sh -l
-			LONG=1 suite series tests/series/run.sh series
-			LONG=1 suite "series short" tests/series/run.sh short
-			LONG=1 suite "series regress" tests/series/run.sh regress
-			LONG=1 suite "series restructure" tests/series/run.sh restructure
-			LONG=1 suite "series extra-pass" tests/series/run.sh extra-pass
+			# (each sharing its build folders: tests/series/run.sh)
+			LONG=1 suite series tests/series/run.sh series short
+			LONG=1 suite "series regress" tests/series/run.sh regress restructure extra-pass
 			LONG=1 suite "make check stdout" tests/runner/stdout.sh "$B"
 			valgrind_checks
 			LONG=1 fuzz_checks

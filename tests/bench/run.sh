@@ -173,10 +173,11 @@ fi
 # --- the comparer ------------------------------------------------------------
 
 # seq_cmd FILE SCALE: a command printing SCALE * (1000 + (37 n mod 101))ns
-# for its n-th run, n counted in FILE: a fixed, spread-out sequence.
+# for its n-th run, n counted in FILE: a fixed, spread-out sequence.  (sh
+# reads FILE itself: the comparer runs it hundreds of times.)
 seq_cmd() {
 	echo 0 >"$1"
-	echo "n=\$(cat $1); echo \$((n + 1)) >$1; echo \$(($2 * (1000 + n * 37 % 101)))ns"
+	echo "read n <$1; echo \$((n + 1)) >$1; echo \$(($2 * (1000 + n * 37 % 101)))ns"
 }
 
 # cmp_run ARGS...: run the comparer, output in out and err, status in $rc;
@@ -492,11 +493,13 @@ fi
 
 # The whole of make regress, A/A on the work tree, counts only (-n 0):
 # two builds of one source give the same counts, row for row, the cache
-# simulator's misses included (ab/count.sh is deterministic).
+# simulator's misses included (ab/count.sh is deterministic).  In ab.sh's
+# folders: vring_bench is built there, vringh_test is added
+# (ab/rev-build.sh compiles only what is not up to date).
 if [ -n "$no_valgrind" ]; then
 	skip "regress.sh worktree A/A" "$no_valgrind"
 elif git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	AB_DIR=$tmp/regress "$top/ab/regress.sh" -n 0 -j "$tmp/regress.json" \
+	AB_DIR=$tmp/ab "$top/ab/regress.sh" -n 0 -j "$tmp/regress.json" \
 		worktree worktree >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] && grep -q "^0 regression(s)" "$tmp/out" &&

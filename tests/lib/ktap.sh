@@ -30,10 +30,12 @@ PREFIX=
 # seconds: it starts early, beside the short ones (see the end).
 CHECKS=() LONGS=()
 declare_check() {
-	local name=$PREFIX$2
+	local name=$PREFIX$2 words
 	[ -z "$FILTER" ] || [[ $name =~ $FILTER ]] || return 0
 	[ -z "${LONG:-}" ] || LONGS+=("${#CHECKS[@]}")
-	CHECKS+=("$(printf '%q ' "$1" "$name" "${@:3}")")
+	# (printf -v: a command substitution would fork, once a check)
+	printf -v words '%q ' "$1" "$name" "${@:3}"
+	CHECKS+=("$words")
 }
 
 # expect NAME STATUS [TEST...] -- CMD [ARG...]: CMD must exit with STATUS
@@ -74,17 +76,19 @@ result() {
 	esac
 }
 
-# tree_cpu PID: the CPU time, in clock ticks, that PID and every process
-# below it have used, those they reaped included (each process's utime,
-# stime, cutime and cstime: /proc/PID/stat fields 14 to 17).
+# tree_cpu PID: TREE_CPU is the CPU time, in clock ticks, that PID and
+# every process below it have used, those they reaped included (each
+# process's utime, stime, cutime and cstime: /proc/PID/stat fields 14 to
+# 17).  It forks nothing: it runs each second for each running check.
 tree_cpu() {
 	local p st sum=0 f
-	for p in "$1" $(descendants "$1"); do
-		{ st=$(<"/proc/$p/stat"); } 2>/dev/null || continue
+	descendants_of "$1"
+	for p in "$1" "${DESCENDANTS[@]}"; do
+		read -r st 2>/dev/null <"/proc/$p/stat" || continue
 		read -ra f <<<"${st##*) }"
 		sum=$((sum + f[11] + f[12] + f[13] + f[14]))
 	done
-	echo "$sum"
+	TREE_CPU=$sum
 }
 
 # watch_cmd PID FILE: stop the check whose timeout(1) is PID when it makes
@@ -95,13 +99,14 @@ tree_cpu() {
 # its speed; TIMEOUT is the wall clock's backstop.
 CLK_TCK=$(getconf CLK_TCK)
 watch_cmd() {
-	local pid=$1 idle=${CHECK_IDLE:-120} max=${CHECK_CPU:-1200} hz cpu last=-1 since=$SECONDS tick
+	local pid=$1 idle=${CHECK_IDLE:-120} max=${CHECK_CPU:-1200} hz cpu last=-1 since=$SECONDS
 	hz=$CLK_TCK
 	# A second's sleep without a process a second: read from a pipe no
-	# one writes (this shell holds its write end), for 1 s.
-	exec {tick}<> <(:)
-	while ! read -r -t 1 -u "$tick" && kill -0 "$pid" 2>/dev/null; do
-		cpu=$(tree_cpu "$pid")
+	# one writes, for 1 s (TICK, opened once for every watcher).
+	[ -n "${TICK:-}" ] || exec {TICK}<> <(:)
+	while ! read -r -t 1 -u "$TICK" && kill -0 "$pid" 2>/dev/null; do
+		tree_cpu "$pid"
+		cpu=$TREE_CPU
 		[ "$cpu" = "$last" ] || last=$cpu since=$SECONDS
 		if [ $((SECONDS - since)) -ge "$idle" ]; then
 			echo "timed out: hung, none of its processes used any CPU for ${idle}s" >"$2"
@@ -324,18 +329,29 @@ start_next() {
 	running=$((running + 1))
 }
 
-# descendants PID: every process below PID, one a line.
-descendants() {
-	local queue=("$1") p kids
+# descendants_of PID: DESCENDANTS, every process below PID (read with
+# the shell's read, no fork).
+descendants_of() {
+	local queue=("$1") p f kids
+	DESCENDANTS=()
 	while [ ${#queue[@]} -gt 0 ]; do
 		p=${queue[0]}
 		queue=("${queue[@]:1}")
 		# (a thread's children are its own: every thread of p)
-		read -ra kids <<<"$(cat /proc/"$p"/task/*/children 2>/dev/null)"
-		[ ${#kids[@]} -eq 0 ] && continue
-		printf '%s\n' "${kids[@]}"
-		queue+=("${kids[@]}")
+		for f in /proc/"$p"/task/*/children; do
+			kids=()
+			read -ra kids 2>/dev/null <"$f"
+			[ ${#kids[@]} -eq 0 ] && continue
+			DESCENDANTS+=("${kids[@]}")
+			queue+=("${kids[@]}")
+		done
 	done
+}
+
+# descendants PID: every process below PID, one a line.
+descendants() {
+	descendants_of "$1"
+	[ ${#DESCENDANTS[@]} -eq 0 ] || printf '%s\n' "${DESCENDANTS[@]}"
 }
 
 # ktap_stop SIGNAL: stop every running check and exit 128 + its number.
@@ -364,9 +380,10 @@ check_name() {
 # first, one it does not name before all (it may be long), ties in the
 # order given.
 longest_first() {
-	local i
+	local i w
 	for i; do
-		printf '%s\t%s\n' "$i" "$(check_name "$i")"
+		eval "w=(${CHECKS[$i]})"
+		printf '%s\t%s\n' "$i" "${w[1]}"
 	done | awk -F '\t' -v times="${TIMES:-}" '
 		BEGIN {
 			while (times != "" && (getline line <times) > 0) {
@@ -408,6 +425,8 @@ ktap_main() {
 		return 1
 	fi
 	local i pid begin=$EPOCHREALTIME
+	# (the watchers' tick: watch_cmd)
+	exec {TICK}<> <(:)
 	for i in HUP INT TERM; do
 		# shellcheck disable=SC2064 # $i now, on purpose
 		trap "ktap_stop $i" "$i"

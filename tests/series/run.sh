@@ -30,9 +30,15 @@
 # tree is byte for byte as before, .git included (git status, git worktree
 # list too).
 #
-# Usage: tests/series/run.sh [series|short|regress|restructure|extra-pass|all]
-#   (default all: every part; make check runs them as five checks, side
-#   by side)
+# Usage: tests/series/run.sh [PART...]
+#   PART: series, short, regress, restructure, extra-pass or all (the
+#   default: every part).  The parts of one run share their build
+#   folders: series and short the rows' (SERIES_DIR), the three regress
+#   parts A's and B's (AB_DIR), so a folder built again for another
+#   commit compiles only what that commit changed (kernel/ksrc-rev.sh
+#   keeps the times of the files it leaves as they were).  make check
+#   runs two checks side by side: series short, and regress restructure
+#   extra-pass.
 #   (the ring files: $RIG_KSRC_6_12, else
 #   build-ksrc/linux-source-6.12, or extracted
 #   from /usr/src/linux-source-6.12.tar.xz by kernel/fetch-ksrc.sh)
@@ -41,12 +47,16 @@
 
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-part=${1:-all}
-case $part in
-series | short | regress | restructure | extra-pass | all) ;;
-*) echo "usage: tests/series/run.sh [series|short|regress|restructure|extra-pass|all]" >&2; exit 2 ;;
-esac
-want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
+[ $# -gt 0 ] || set -- all
+parts=" "
+for p; do
+	case $p in
+	all) parts+="series short regress restructure extra-pass " ;;
+	series | short | regress | restructure | extra-pass) parts+="$p " ;;
+	*) echo "usage: tests/series/run.sh [series|short|regress|restructure|extra-pass|all]..." >&2; exit 2 ;;
+	esac
+done
+want() { [[ $parts == *" $1 "* ]]; }
 CHECK_PREFIX=series/
 . "$top/tests/lib/result.sh"
 # skip_all NAME REASON: nothing here can run.
@@ -113,6 +123,12 @@ state() {
 	git -C "$t" worktree list
 }
 state >"$tmp/before"
+# unchanged PART: the tree is as it was before PART ran.
+unchanged() {
+	state >"$tmp/after"
+	cmp -s "$tmp/before" "$tmp/after"
+	pass_if "$1: the kernel tree is byte for byte as before (.git, git status, git worktree list)"
+}
 
 # The series.
 if want series; then
@@ -150,12 +166,13 @@ pass_if "series: 1.000, then the split add calls alone up, then 1.000 again"
 a=$("$tmp/series/0/vring_bench" --version) && b=$("$tmp/series/1/vring_bench" --version) &&
 	[ "$a" != "$b" ] && case $b in *"$(git -C "$t" rev-parse --short "$last~4")"*) true ;; *) false ;; esac
 pass_if "series: two commits' builds print different --version lines, naming the commit"
+unchanged series
 fi
 
 # make series REPORT=short: the comment (BASE, #0), the README commit
 # (skipped), the plant (#1) and the syntax error (#2).
 if want short; then
-(cd "$top" && SERIES_DIR=$tmp/short "$top/ab/series.sh" -R short -n 3 -x 2000 \
+(cd "$top" && SERIES_DIR=$tmp/series "$top/ab/series.sh" -R short -n 3 -x 2000 \
 	-k "$t" "$last~4" "$last~1") >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" >>"$tmp/err"
@@ -185,8 +202,9 @@ grep -A6 '^  timed: #1/#0 [0-9.]* (95% CI [0-9.]*\.\.[0-9.]*), [a-z ]*$' "$tmp/p
 sed -n 2p "$tmp/timed" | grep -Eq '^    #0 CPU ns/add [0-9]+-[0-9]+\([0-9.]+\+/-[0-9.]+\)$' &&
 	sed -n 3p "$tmp/timed" | grep -Eq '^    #1 CPU ns/add [0-9]+-[0-9]+\([0-9.]+\+/-[0-9.]+\)$' &&
 	sed -n '4,$p' "$tmp/timed" | sed -e ':a' -e '/\\$/{N;s/ \\\n *\([^ ]\)/ \1/;ba' -e '}' | sed -n 1p |
-		grep -qx "    \$ ab/compare -n 3 --metric=cpu '$tmp/short/0/vring_bench 2000' '$tmp/short/1/vring_bench 2000'"
+		grep -qx "    \$ ab/compare -n 3 --metric=cpu '$tmp/series/0/vring_bench 2000' '$tmp/series/1/vring_bench 2000'"
 pass_if "series REPORT=short: the timed row, both sides' runs as stats folds them, its command"
+unchanged short
 fi
 
 # make regress on the planted commit.
@@ -200,11 +218,12 @@ cat "$tmp/out" >>"$tmp/err"
 	! grep '^\[kernel/kernel\] \(virtqueue\|vring\)_' "$tmp/out" | grep -v '^\[kernel/kernel\] virtqueue_add_[a-z_]* split ' | grep -q 'REGRESSION$' &&
 	! grep '^\[kernel/kernel\] vringh_[a-z_]* \(split\|packed\) instructions/call' "$tmp/out" | grep -q 'REGRESSION$'
 pass_if "regress on the planted commit: exit 1, the split add rows REGRESSION, no other call's"
+unchanged regress
 fi
 
 # A split-only refactor: the packed rows the compiler moved are its, apart.
 if want restructure; then
-AB_DIR=$tmp/restructure "$top/ab/regress.sh" -C -n 0 -p kernel/kernel -k "$t" \
+AB_DIR=$tmp/regress "$top/ab/regress.sh" -C -n 0 -p kernel/kernel -k "$t" \
 	"$base" split-add-one-loop >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" >>"$tmp/err"
@@ -219,12 +238,13 @@ pass_if "regress on a split-only refactor: exit 0, the split add rows changed, n
 	grep -q '^the patch changed: virtqueue_add_split, vring_map_sg_split (new)$' "$tmp/out" &&
 	grep -q "^[0-9]* row(s) moved with their source the same: the compiler's .*object code changed: .*virtqueue_add_packed" "$tmp/out"
 pass_if "regress on a split-only refactor: each packed row that moved is the compiler's, named apart"
+unchanged restructure
 fi
 
 # A patch that only adds work in the split detach path, in the report
 # for a reply (REPORT=short): 80 columns, a line per call that moved.
 if want extra-pass; then
-AB_DIR=$tmp/extra-pass "$top/ab/regress.sh" -C -n 0 -R short -p kernel/kernel -k "$t" \
+AB_DIR=$tmp/regress "$top/ab/regress.sh" -C -n 0 -R short -p kernel/kernel -k "$t" \
 	"$base" split-detach-extra-pass >"$tmp/out" 2>"$tmp/err"
 rc=$?
 cat "$tmp/out" >>"$tmp/err"
@@ -239,11 +259,8 @@ pass_if "regress REPORT=short on an extra pass in the split detach: get_buf's li
 [ $rc -eq 1 ] && awk 'length($0) > 80 { exit 1 }' "$tmp/out" &&
 	grep -q ' REPORT=short$' "$tmp/out"
 pass_if "regress REPORT=short: every line within 80 columns, the command that gives it again"
+unchanged extra-pass
 fi
-
-state >"$tmp/after"
-cmp -s "$tmp/before" "$tmp/after"
-pass_if "$part: the kernel tree is byte for byte as before (.git, git status, git worktree list)"
 
 # Refused, not ignored.
 want regress || ktap_finished
