@@ -1427,6 +1427,9 @@ static const struct vh_case cases[] = {
 	  .packed = true, PACKED_BASE(0x8007), .stays = true },
 	{ "edge: packed ring base: avail offset 8 of a ring of 8", .hello = true,
 	  .packed = true, PACKED_BASE(0x8008), .want = "base 0x8008 past the ring's end" },
+	/* The used offset within the ring: only the avail check can refuse it. */
+	{ "edge: packed ring base: avail offset 8, used offset 7, of a ring of 8", .hello = true,
+	  .packed = true, PACKED_BASE(0x80078008), .want = "base 0x80078008 past the ring's end" },
 	{ "edge: packed ring base: used offset 7 of a ring of 8 (queue starts)", .hello = true,
 	  .packed = true, PACKED_BASE(0x80078007), .stays = true },
 	{ "edge: packed ring base: used offset 8 of a ring of 8", .hello = true,
