@@ -36,7 +36,7 @@ vhost_net_test-objs = $(VHOST_NET_PROG_OBJS)
 # bench/wakeup: what a round trip between two CPUs costs (bench/README).
 PROGS += bench/wakeup
 TEST_PROGS += tests/hostile
-tests/hostile-objs := tests/said.o tests/hostile_host.o tests/hostile_guest.o
+tests/hostile-objs := tests/said.o tests/fence.o tests/hostile_host.o tests/hostile_guest.o
 TEST_PROGS += tests/vhost_core_hostile
 tests/vhost_core_hostile-objs = $(VHOST_OBJS)
 TEST_PROGS += tests/vhost_net_hostile
@@ -50,7 +50,7 @@ TEST_PROGS += tests/kmem_misuse
 TEST_PROGS += tests/kmem
 TEST_PROGS += tests/iotlb
 TEST_PROGS += tests/edges
-tests/edges-objs := tests/said.o
+tests/edges-objs := tests/said.o tests/fence.o
 TEST_PROGS += tests/vhost_user_wire
 tests/vhost_user_wire-objs := vhost-user/protocol/wire.o
 TEST_PROGS += tests/vhost_hostile
