@@ -50,31 +50,40 @@ edit_read() {
 	done
 }
 
+# EDIT_WRONG: the awk function edit_apply and edit_check judge an edit
+# by: edit_wrong(PREFIX, NAME, FROM, NTH, HITS, FILE) says on stderr why
+# an edit whose text FROM occurs HITS times in FILE does not apply (not
+# at all; more than once without NTH; fewer than NTH times) and returns
+# 1; 0 when it applies.
+EDIT_WRONG='
+function edit_wrong(prefix, name, from, nth, hits, file,   why) {
+	if (!hits)
+		why = "does not occur in " file
+	else if (nth == "" && hits != 1)
+		why = "occurs " hits " times in " file " (give N)"
+	else if (nth != "" && hits < nth + 0)
+		why = "has no occurrence " nth " in " file
+	else
+		return 0
+	printf "%s: %s: \"%s\" %s\n", prefix, name, from, why > "/dev/stderr"
+	return 1
+}'
+
 # edit_apply SRC I: SRC with edit I applied, on stdout; fails, saying why
 # (prefixed by $DIE_PREFIX), when its text does not occur once (or has no
 # Nth occurrence).
 edit_apply() {
 	awk -v from="${EDIT_FROMS[$2]}" -v to="${EDIT_TOS[$2]}" -v nth="${EDIT_NTHS[$2]}" \
-	    -v name="${EDIT_NAMES[$2]}" -v prefix="${DIE_PREFIX:?}" '
+	    -v name="${EDIT_NAMES[$2]}" -v prefix="${DIE_PREFIX:?}" "$EDIT_WRONG"'
 	{ lines[NR] = $0; s = $0; off = 0
 	  while ((p = index(s, from)) > 0) {
 		hits++; if (hits == nth || nth == "") { at[hits] = NR; col[hits] = off + p }
 		off += p + length(from) - 1; s = substr(s, p + length(from))
 	  } }
 	END {
-		if (!hits) {
-			printf "%s: %s: \"%s\" does not occur in %s\n",
-				prefix, name, from, FILENAME > "/dev/stderr"; exit 1
-		}
-		if (nth == "" && hits != 1) {
-			printf "%s: %s: \"%s\" occurs %d times in %s (give N)\n",
-				prefix, name, from, hits, FILENAME > "/dev/stderr"; exit 1
-		}
+		if (edit_wrong(prefix, name, from, nth, hits, FILENAME))
+			exit 1
 		k = nth == "" ? 1 : nth
-		if (!(k in at)) {
-			printf "%s: %s: \"%s\" has no occurrence %d in %s\n",
-				prefix, name, from, k, FILENAME > "/dev/stderr"; exit 1
-		}
 		l = lines[at[k]]
 		lines[at[k]] = substr(l, 1, col[k] - 1) to substr(l, col[k] + length(from))
 		for (i = 1; i <= NR; i++) print lines[i]
@@ -94,7 +103,7 @@ edit_check() {
 	done
 	# (-v reads each text as edit_apply's -v does; \001 parts them)
 	awk -v names="$names" -v files="$files" -v froms="$froms" -v nths="$nths" \
-	    -v prefix="${DIE_PREFIX:?}" '
+	    -v prefix="${DIE_PREFIX:?}" "$EDIT_WRONG"'
 	BEGIN {
 		n = split(names, name, "\001") - 1
 		split(files, file, "\001"); split(froms, from, "\001"); split(nths, nth, "\001")
@@ -114,18 +123,8 @@ edit_check() {
 					s = substr(s, p + length(from[k]))
 				}
 			}
-			if (!hits)
-				printf "%s: %s: \"%s\" does not occur in %s\n",
-					prefix, name[k], from[k], f > "/dev/stderr"
-			else if (nth[k] == "" && hits != 1)
-				printf "%s: %s: \"%s\" occurs %d times in %s (give N)\n",
-					prefix, name[k], from[k], hits, f > "/dev/stderr"
-			else if (nth[k] != "" && hits < nth[k] + 0)
-				printf "%s: %s: \"%s\" has no occurrence %d in %s\n",
-					prefix, name[k], from[k], nth[k], f > "/dev/stderr"
-			else
-				continue
-			bad = 1
+			if (edit_wrong(prefix, name[k], from[k], nth[k], hits, f))
+				bad = 1
 		}
 		exit bad
 	}'
