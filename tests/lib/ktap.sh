@@ -142,9 +142,8 @@ stop_pids() {
 
 # stop_tree PID: PID and every process below it, as stop_pids.
 stop_tree() {
-	local pids
-	mapfile -t pids < <(echo "$1"; descendants "$1")
-	stop_pids "${pids[@]}"
+	descendants_of "$1"
+	stop_pids "$1" "${DESCENDANTS[@]}"
 }
 
 # ktap_result LINE: is LINE a KTAP result?  If so, res ("ok" or "not
@@ -348,12 +347,6 @@ descendants_of() {
 	done
 }
 
-# descendants PID: every process below PID, one a line.
-descendants() {
-	descendants_of "$1"
-	[ ${#DESCENDANTS[@]} -eq 0 ] || printf '%s\n' "${DESCENDANTS[@]}"
-}
-
 # ktap_stop SIGNAL: stop every running check and exit 128 + its number.
 # A check's command runs under timeout(1), in a process group of its own
 # (out of reach of a terminal's Ctrl-C), and may start peers under
@@ -361,29 +354,30 @@ descendants() {
 # (TERM), and one still running 5 s later is killed.  Then '# stopped by
 # SIGNAME' ends the output.
 ktap_stop() {
-	local sig=$1 pids
+	local sig=$1
 	trap '' HUP INT TERM
-	mapfile -t pids < <(descendants $$)
-	stop_pids "${pids[@]}"
+	descendants_of $$
+	stop_pids "${DESCENDANTS[@]}"
 	wait
 	echo "# stopped by SIG$sig: the running checks were stopped, the rest not run"
 	exit $((128 + $(kill -l "$sig")))
 }
 
-# check_name I: the name of check I.
+# check_name I: CHECK_NAME, the name of check I (no fork).
 check_name() {
-	eval "set -- ${CHECKS[$1]}"
-	echo "$2"
+	local w
+	eval "w=(${CHECKS[$1]})"
+	CHECK_NAME=${w[1]}
 }
 
 # longest_first I...: the checks I..., those TIMES gives the longest time
 # first, one it does not name before all (it may be long), ties in the
 # order given.
 longest_first() {
-	local i w
+	local i
 	for i; do
-		eval "w=(${CHECKS[$i]})"
-		printf '%s\t%s\n' "$i" "${w[1]}"
+		check_name "$i"
+		printf '%s\t%s\n' "$i" "$CHECK_NAME"
 	done | awk -F '\t' -v times="${TIMES:-}" '
 		BEGIN {
 			while (times != "" && (getline line <times) > 0) {
@@ -417,6 +411,7 @@ ktap_main() {
 	if [ -n "$LIST" ]; then
 		for ((i = 0; i < ${#CHECKS[@]}; i++)); do
 			check_name "$i"
+			echo "$CHECK_NAME"
 		done
 		return 0
 	fi
