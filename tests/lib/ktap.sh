@@ -164,7 +164,8 @@ ktap_result() {
 run_cmd() {
 	local pid wpid
 	start=$EPOCHREALTIME stopped=
-	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err" &
+	# (the watchers' tick is the runner's, not the check's: closed for it)
+	timeout "$TIMEOUT" "$@" >"$W/out" 2>"$W/err" {TICK}>&- &
 	pid=$!
 	watch_cmd "$pid" "$W/stopped" &
 	wpid=$!
