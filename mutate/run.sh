@@ -211,19 +211,19 @@ verdict() {
 		name = $0; sub(/^ *not ok [0-9]+ - /, "", name); sub(/ # time [0-9.]+s$/, "", name)
 		sub(/ # TODO .*$/, "", name)
 		if (!timed) { kills++; if (first == "") first = name; failed[name] = 1 }
-		else { touts++; passed[name] = 1 }
+		else { touts++; seen[name] = 1 }
 		timed = 0; next
 	}
 	/^ *ok [0-9]+ - / {
 		timed = 0
 		name = $0; sub(/^ *ok [0-9]+ - /, "", name); sub(/ # .*$/, "", name)
-		passed[name] = 1
+		seen[name] = 1
 	}
 	END {
 		# A name with no result at all (not even a timeout): renamed, or
 		# its suite stopped before it.
 		for (c in want) if (!(c in failed))
-			missed = missed (missed == "" ? "" : "; ") c (c in passed ? "" : " (no result)")
+			missed = missed (missed == "" ? "" : "; ") c (c in seen ? "" : " (no result)")
 		if (kills && missed == "")
 			printf "KILLED by %s%s\n", first, (kills > 1 ? sprintf(" (and %d more)", kills - 1) : "")
 		else if (kills) printf "MISSED by %s (killed by %s)\n", missed, first
