@@ -57,6 +57,7 @@
 #define NET_WAIT_S	30		/* for a frame to come back (a liveness bound: TCG on a loaded host) */
 #define ETH_P_RIG	0x88b5		/* IEEE local experimental ethertype */
 #define NET_PROBE	UINT32_MAX	/* a probe frame's sequence (net_probe()) */
+#define NET_END		(UINT32_MAX - 1)	/* an end marker's (net_run()) */
 
 static void usage(const char *why)
 {
@@ -333,22 +334,45 @@ struct net_tally {
 	uint64_t got;		/* frames back, counted in order */
 	uint64_t bad;		/* of those, not the frame expected */
 	uint64_t lost;		/* skipped by a later intact frame (when counted) */
-	uint64_t probes;	/* probe frames sent */
+	uint64_t probes;	/* probe frames and end markers sent */
 	double wait_ms;		/* the longest wait for a frame (a figure, not a limit) */
 };
+
+/* Sender @id's end marker, once more. */
+static int net_send_end(int s, const unsigned char *mac, uint8_t id, struct net_tally *t)
+{
+	unsigned char f[1600];
+	size_t len = make_frame(f, mac, id, NET_END);
+
+	if (send(s, f, len, 0) == (ssize_t)len) {
+		t->probes++;
+		return 0;
+	}
+	fprintf(stderr, "guest_io: sender %u: end marker: %s\n", id, strerror(errno));
+	return 1;
+}
+
+/* Frames of net_run(): a lost one counted, the run ended by a marker. */
+#define NET_COUNT_LOST	1
+#define NET_END_MARK	2
 
 /*
  * Send @count frames as sender @id on @s, once a probe came back, checking
  * each one that comes back; frames of other senders (before the filter
- * was on) and late probes are skipped.  With @count_lost, a frame skipped
- * by a later intact one is counted lost (@t->lost), else it makes each
- * later one bad.  Adds to @t; 0 if every frame that came back was right.
+ * was on) and late probes are skipped.  With NET_COUNT_LOST in @flags, a
+ * frame skipped by a later intact one is counted lost (@t->lost), else it
+ * makes each later one bad.  With NET_END_MARK, once all are sent, an end
+ * marker (sequence NET_END) follows them every 100 ms until one comes back:
+ * a queue keeps its order, so the frames not back by then were lost, the
+ * last ones too.  Adds to @t; 0 if every frame that came back was right.
  */
 static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
-		   struct net_tally *t, bool count_lost)
+		   struct net_tally *t, unsigned int flags)
 {
+	struct timeval tick = { .tv_usec = 100000 };
 	unsigned char f[1600], g[1600];
 	uint64_t sent = 0;
+	bool ending = false;
 	double t0;
 
 	if (net_probe(s, mac, id, &t->probes))
@@ -371,7 +395,19 @@ static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
 			}
 			sent++;
 		}
+		if ((flags & NET_END_MARK) && sent == count && !ending) {
+			if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof(tick)) < 0 ||
+			    net_send_end(s, mac, id, t))
+				return 1;
+			ending = true;
+		}
 		n = recvfrom(s, g, sizeof(g), 0, (struct sockaddr *)&from, &fl);
+		if (n < 0 && ending && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) &&
+		    now() - t0 < NET_WAIT_S) {
+			if (net_send_end(s, mac, id, t))
+				return 1;
+			continue;
+		}
 		if ((now() - t0) * 1e3 > t->wait_ms)
 			t->wait_ms = (now() - t0) * 1e3;
 		t0 = now();
@@ -385,8 +421,23 @@ static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
 		memcpy(&seq, g + 14, 4);
 		if (seq == NET_PROBE)
 			continue;
+		if (seq == NET_END) {
+			want = make_frame(f, mac, id, NET_END);
+			if (!ending || (size_t)n != want || memcmp(f, g, want)) {
+				fprintf(stderr, "guest_io: sender %u: a stray or damaged end marker (%zd bytes)\n",
+					id, n);
+				++t->bad;
+				continue;
+			}
+			/* Whatever was sent before it and is not back was lost. */
+			fprintf(stderr, "guest_io: sender %u: frames %" PRIu64 " to %" PRIu64 " lost\n",
+				id, t->got, count - 1);
+			t->lost += count - t->got;
+			t->got = count;
+			break;
+		}
 		/* A later frame, intact: the ones before it were lost. */
-		if (count_lost && seq > t->got && seq < sent) {
+		if ((flags & NET_COUNT_LOST) && seq > t->got && seq < sent) {
 			want = make_frame(f, mac, id, seq);
 			if ((size_t)n == want && !memcmp(f, g, want)) {
 				fprintf(stderr, "guest_io: sender %u: frames %" PRIu64 " to %u lost\n",
@@ -428,7 +479,7 @@ static int do_net(const char *ifname, uint64_t count)
 		close(s);
 		return 1;
 	}
-	rc = net_run(s, mac, 0, count, &t, true) || t.lost;
+	rc = net_run(s, mac, 0, count, &t, NET_COUNT_LOST) || t.lost;
 	printf("net sent %" PRIu64 " received %" PRIu64 " bad %" PRIu64 " wait_ms %.0f lost %" PRIu64 "\n",
 	       count, t.got - t.lost, t.bad, t.wait_ms, t.lost);
 	close(s);
@@ -861,13 +912,17 @@ static int xps_queue(const char *ifname, int cpu)
  * reads a piece (checked against what the disk held: pattern DSEED in the
  * first round, WSEED after), writes pattern WSEED there and reads it back
  * (checked), piece sizes 4 KiB to 256 KiB in turn, O_DIRECT.  net: worker i
- * sends COUNT frames as sender i and checks each one that comes back.
+ * sends COUNT frames as sender i and checks each one that comes back, in
+ * order; a frame that never came back is counted lost, not failed: the
+ * guest's own stack may drop a frame (its queueing discipline, fq_codel,
+ * does when frames wait too long), and the host weighs the losses against
+ * the drops the guest counted (guest-init.sh reports both).
  * Output: one line per worker, "cpu I ios N bytes N bad N moved N high N"
  * (ios: blk reads and writes, net frames back; moved: I/Os after which it
  * found itself off its CPU, net asks once at the end; high: its blk buffer
- * lies above guest physical 4 GiB; net adds "probes N sock_packets N
- * sock_drops N txq Q qdisc_drops N": its probe frames, what its socket's
- * PACKET_STATISTICS counted (frames its
+ * lies above guest physical 4 GiB; net adds "probes N lost N sock_packets
+ * N sock_drops N txq Q qdisc_drops N": its probes and end markers, its
+ * frames lost, what its socket's PACKET_STATISTICS counted (frames its
  * filter let through, of those dropped for want of room), its CPU's
  * transmit queue (XPS) and what that queue's qdisc dropped, "-" when
  * unknown), then "cpus N ..." with the totals
@@ -883,7 +938,7 @@ struct worker {
 	struct job *job;
 	uint64_t ios, bytes, bad, moved;
 	double wait_ms;			/* net: the longest wait for a frame */
-	uint64_t probes;		/* net: probe frames sent */
+	uint64_t probes, lost;		/* net: probes and end markers sent, frames lost */
 	uint64_t sock_packets, sock_drops;	/* net: PACKET_STATISTICS */
 	bool high, started;
 	int rc;
@@ -1039,9 +1094,10 @@ static void *net_worker(void *arg)
 		return NULL;
 	}
 	worker_busy(w);
-	if (net_run(s, mac, (uint8_t)w->idx, j->count, &t, false))
+	if (net_run(s, mac, (uint8_t)w->idx, j->count, &t, NET_COUNT_LOST | NET_END_MARK))
 		w->rc = 1;
-	w->ios += t.got;
+	w->ios += t.got - t.lost;
+	w->lost = t.lost;
 	w->bad += t.bad;
 	w->wait_ms = t.wait_ms;
 	w->probes = t.probes;
@@ -1117,11 +1173,11 @@ static int do_cpus(struct job *j)
 		printf("cpu %d ios %" PRIu64 " bytes %" PRIu64 " bad %" PRIu64 " moved %" PRIu64 " high %d",
 		       w->cpu, w->ios, w->bytes, w->bad, w->moved, w->high);
 		if (!j->blk && q >= 0 && qs.seen[q])
-			printf(" probes %" PRIu64 " sock_packets %" PRIu64 " sock_drops %" PRIu64 " txq %d qdisc_drops %u",
-			       w->probes, w->sock_packets, w->sock_drops, q, qs.drops[q]);
+			printf(" probes %" PRIu64 " lost %" PRIu64 " sock_packets %" PRIu64 " sock_drops %" PRIu64 " txq %d qdisc_drops %u",
+			       w->probes, w->lost, w->sock_packets, w->sock_drops, q, qs.drops[q]);
 		else if (!j->blk)
-			printf(" probes %" PRIu64 " sock_packets %" PRIu64 " sock_drops %" PRIu64 " txq - qdisc_drops -",
-			       w->probes, w->sock_packets, w->sock_drops);
+			printf(" probes %" PRIu64 " lost %" PRIu64 " sock_packets %" PRIu64 " sock_drops %" PRIu64 " txq - qdisc_drops -",
+			       w->probes, w->lost, w->sock_packets, w->sock_drops);
 		putchar('\n');
 		ios += w->ios;
 		bytes += w->bytes;
