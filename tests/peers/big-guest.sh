@@ -48,6 +48,37 @@ big_args() {
 
 # list_ok LIST N: LIST is N comma-separated numbers, each above 0.
 list_ok() { [[ $1 =~ ^[1-9][0-9]*(,[1-9][0-9]*){$(($2 - 1))}$ ]]; }
+# list_n LIST N: LIST is N comma-separated numbers.
+list_n() { [[ $1 =~ ^[0-9]+(,[0-9]+){$(($2 - 1))}$ ]]; }
+
+# net_losses: each CPU's frames came back or were lost, and it lost no
+# more than the guest's stack counted as dropped on the frames' way: its
+# transmit queue's qdisc (fq_codel, Debian's default, drops a frame that
+# waited too long; under Linux 7.3's byte queue limits frames wait there
+# whenever the device is slow to finish them, as on a starved host) and
+# its socket.  A frame lost where nobody counted it (the device, the rig's
+# rings, the driver) fails.  Adds to why.
+net_losses() {
+	local v i n=0 d=0 lost ios qd sd
+	for v in ios lost qdisc_drops sock_drops; do
+		list_n "$(field cpus_net_$v)" "$BIG_SMP" || {
+			why+=("cpus_net_$v='$(field cpus_net_$v)': not $BIG_SMP counts")
+			return
+		}
+	done
+	IFS=, read -ra ios <<<"$(field cpus_net_ios)"
+	IFS=, read -ra lost <<<"$(field cpus_net_lost)"
+	IFS=, read -ra qd <<<"$(field cpus_net_qdisc_drops)"
+	IFS=, read -ra sd <<<"$(field cpus_net_sock_drops)"
+	for ((i = 0; i < BIG_SMP; i++)); do
+		[ $((ios[i] + lost[i])) = "$BIG_NET_FRAMES" ] ||
+			why+=("cpus_net: CPU $i: ${ios[i]} frames back and ${lost[i]} lost, not $BIG_NET_FRAMES")
+		[ "${lost[i]}" -le $((qd[i] + sd[i])) ] ||
+			why+=("cpus_net: CPU $i lost ${lost[i]} frames, the guest counted $((qd[i] + sd[i])) dropped (qdisc ${qd[i]}, socket ${sd[i]})")
+		n=$((n + lost[i])) d=$((d + qd[i]))
+	done
+	NET_LOST="$n lost, the guest's qdiscs dropped $d"
+}
 
 # Two boots on one pair of vhost_devs (--conns=2), both of that shape.
 # The first works the disk's second half round after round from every CPU
@@ -59,7 +90,7 @@ list_ok() { [[ $1 =~ ^[1-9][0-9]*(,[1-9][0-9]*){$(($2 - 1))}$ ]]; }
 guest_big() {
 	local kname="guest boots twice on one vhost_dev (QEMU killed mid-I/O, the next one served)"
 	local name="guest with $BIG_SMP vCPUs, $BIG_MEM, QEMU's default queue counts: blk and net I/O from every CPU checked"
-	local blk_pid net_pid qpid kwhy=() why=() v q a
+	local blk_pid net_pid qpid kwhy=() why=() v q a NET_LOST="?"
 	DEV_FAILS=""
 	if ! guest_ready_or_say "$kname"; then
 		guest_ready_or_say "$name"
@@ -123,6 +154,7 @@ guest_big() {
 			[ "$(field ${v}_bad)" = 0 ] || why+=("$v: $(field ${v}_bad) checks failed")
 			[ "$(field ${v}_moved)" = 0 ] || why+=("$v: $(field ${v}_moved) I/Os ran off their CPU")
 		done
+		net_losses
 		[ "$(field cpus_blk_high)" -ge 1 ] 2>/dev/null ||
 			why+=("no CPU's blk buffer above guest physical 4 GiB ($(field cpus_blk_high))")
 		for v in blk_hwq net_txq net_rxq; do
@@ -156,7 +188,7 @@ guest_big() {
 	[ -z "$DEV_FAILS" ] || kwhy+=("$DEV_FAILS $(tail -n 3 "$T/mqblk.err" "$T/mqnet.err" 2>/dev/null)")
 	[ -n "$RESULT" ] && [[ $RESULT != *error=* ]] || kwhy+=("the second guest's run failed")
 	verdict "$kname" "killed ${kill_s} s after launch, the second to result ${BOOT_S} s (load average $(cut -d' ' -f1 /proc/loadavg))" "${kwhy[@]}"
-	verdict "$name" "boot to result ${BOOT_S} s (blk $(field cpus_blk_s) s, net $(field cpus_net_s) s); blk I/Os per CPU $(field cpus_blk_ios), blk interrupts per queue $(field blk_irqs), frames per rx queue $(field net_rx_packets), per tx queue $(field net_tx_packets), longest wait for a frame $(field cpus_net_wait_ms) ms" "${why[@]}"
+	verdict "$name" "boot to result ${BOOT_S} s (blk $(field cpus_blk_s) s, net $(field cpus_net_s) s); blk I/Os per CPU $(field cpus_blk_ios), blk interrupts per queue $(field blk_irqs), frames per rx queue $(field net_rx_packets), per tx queue $(field net_tx_packets), longest wait for a frame $(field cpus_net_wait_ms) ms, frames $NET_LOST" "${why[@]}"
 }
 
 guest_big

@@ -113,20 +113,26 @@ fi
 # cpus_run NAME ARGS...: guest_io cpus ARGS; its per-CPU figures as
 # NAME_ios=A,B,... and its totals as NAME_bad=, NAME_moved=, NAME_s= (the
 # seconds it took; for blk also NAME_high=, the CPUs whose buffer is above
-# 4 GiB, for net NAME_wait_ms=, the longest wait for a frame).
+# 4 GiB, for net NAME_wait_ms=, the longest wait for a frame, and per CPU
+# NAME_lost= its frames that never came back, NAME_sock_drops= those its
+# socket dropped, NAME_qdisc_drops= those its transmit queue's qdisc did).
 cpus_run() {
-	name=$1 ios=""
+	name=$1 ios="" lost="" drops="" qdrops=""
 	shift
 	if out=$(guest_io cpus "$@"); then :; else err="$err $name"; fi
-	# "cpu I ios N bytes N bad N moved N high 0|1", then "cpus N ..." totals
-	# and "seconds S wait_ms MS"
+	# "cpu I ios N bytes N bad N moved N high 0|1", for net then "probes N
+	# lost N sock_packets N sock_drops N txq Q qdisc_drops N"; then "cpus
+	# N ..." totals and "seconds S wait_ms MS"
 	while read -r line; do
 		set -- $line
 		case $1 in
-		cpu) ios="$ios${ios:+,}$4" ;;
+		cpu) ios="$ios${ios:+,}$4"
+		     [ $# -ge 24 ] && lost="$lost${lost:+,}${16}" drops="$drops${drops:+,}${20}" \
+			qdrops="$qdrops${qdrops:+,}${24}" ;;
 		cpus) res="$res ${name}=$2 ${name}_ios=$ios ${name}_bad=$8 ${name}_moved=${10} ${name}_s=${14}"
 		      if [ "$name" = cpus_blk ]; then res="$res ${name}_high=${12}"
-		      else res="$res ${name}_wait_ms=${16}"; fi ;;
+		      else res="$res ${name}_wait_ms=${16} ${name}_lost=$lost"
+			    res="$res ${name}_sock_drops=$drops ${name}_qdisc_drops=$qdrops"; fi ;;
 		esac
 	done <<EOF
 $out
@@ -165,6 +171,10 @@ if [ -n "$rigcpusnet" ]; then
 	if wait_for /sys/class/net/eth0; then
 		res="$res net_txq=$(count '/sys/class/net/eth0/queues/tx-*')"
 		res="$res net_rxq=$(count '/sys/class/net/eth0/queues/rx-*')"
+		# eth0 carries the senders' frames alone: no IPv6 (its
+		# neighbour discovery would share their queues).
+		[ -e /proc/sys/net/ipv6/conf/eth0/disable_ipv6 ] &&
+			echo 1 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6
 		cpus_run cpus_net net eth0 "$rigcpusnet"
 		# The frames each queue carried, as the driver counted them:
 		# in ethtool -S (Linux 6.1), or in netdev netlink's queue
@@ -180,6 +190,17 @@ if [ -n "$rigcpusnet" ]; then
 $(guest_io ethstats eth0 | grep _queue_ || guest_io qstats eth0)
 EOF
 		res="$res net_rx_packets=$rxp net_tx_packets=$txp"
+		# Where the stack counts a frame it dropped: the interface's
+		# counters (the driver's and the core's drops, those with the
+		# carrier off among them), the root queueing discipline's
+		# drops, and the carrier's changes.
+		st=/sys/class/net/eth0
+		res="$res net_tx_dropped=$(cat $st/statistics/tx_dropped) net_rx_dropped=$(cat $st/statistics/rx_dropped)"
+		res="$res net_carrier_changes=$(cat $st/carrier_changes)"
+		qd=$(guest_io qdiscs eth0) || err="$err qdiscs"
+		echo "$qd" | while read -r line; do echo "RIG-NET $line"; done
+		set -- $(echo "$qd" | grep ' parent root ')
+		res="$res net_qdisc=${2:-} net_qdisc_drops=${6:-}"
 	else
 		err="$err cpus_net"
 	fi

@@ -18,6 +18,7 @@
  *   guest_io ethstats IFNAME             the driver's counters (ethtool -S)
  *   guest_io qstats IFNAME               each queue's packets, from netdev
  *                                        netlink's queue statistics (do_qstats())
+ *   guest_io qdiscs IFNAME               each queueing discipline's drops
  *
  * Built statically for the guest's initramfs, and normally for the host.
  * Exit status 0 on success, 1 on a failed check, 2 on a usage error.
@@ -35,6 +36,9 @@
 #include <linux/if_packet.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/gen_stats.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -53,6 +57,7 @@
 #define NET_WAIT_S	30		/* for a frame to come back (a liveness bound: TCG on a loaded host) */
 #define ETH_P_RIG	0x88b5		/* IEEE local experimental ethertype */
 #define NET_PROBE	UINT32_MAX	/* a probe frame's sequence (net_probe()) */
+#define NET_END		(UINT32_MAX - 1)	/* an end marker's (net_run()) */
 
 static void usage(const char *why)
 {
@@ -64,7 +69,7 @@ static const char help[] =
 	"Usage: guest_io mkdisk FILE SIZE SEED | sum DEV [BS] | write DEV OFF LEN SEED\n"
 	"       | verify FILE OFF LEN SEED | net IFNAME COUNT\n"
 	"       | cpus blk DEV OFF LEN DSEED WSEED ROUNDS | cpus net IFNAME COUNT\n"
-	"       | ethstats IFNAME | qstats IFNAME\n";
+	"       | ethstats IFNAME | qstats IFNAME | qdiscs IFNAME\n";
 
 static uint64_t num(const char *s)
 {
@@ -291,7 +296,7 @@ fail:
  * a work item after IFF_UP, and until the link is up the interface's
  * queueing discipline drops frames without a word (a send still succeeds).
  */
-static int net_probe(int s, const unsigned char *mac, uint8_t id)
+static int net_probe(int s, const unsigned char *mac, uint8_t id, uint64_t *probes)
 {
 	struct timeval tick = { .tv_usec = 100000 }, tv = { .tv_sec = NET_WAIT_S };
 	unsigned char f[1600], g[1600];
@@ -303,6 +308,7 @@ static int net_probe(int s, const unsigned char *mac, uint8_t id)
 	while (now() - t0 < NET_WAIT_S) {
 		if (send(s, f, len, 0) != (ssize_t)len)
 			goto fail;
+		++*probes;
 		for (;;) {
 			struct sockaddr_ll from;
 			socklen_t fl = sizeof(from);
@@ -323,32 +329,64 @@ fail:
 	return 1;
 }
 
+/* What a sender did (net_run()). */
+struct net_tally {
+	uint64_t got;		/* frames back, counted in order */
+	uint64_t bad;		/* of those, not the frame expected */
+	uint64_t lost;		/* skipped by a later intact frame (when counted) */
+	uint64_t probes;	/* probe frames and end markers sent */
+	double wait_ms;		/* the longest wait for a frame (a figure, not a limit) */
+};
+
+/* Sender @id's end marker, once more. */
+static int net_send_end(int s, const unsigned char *mac, uint8_t id, struct net_tally *t)
+{
+	unsigned char f[1600];
+	size_t len = make_frame(f, mac, id, NET_END);
+
+	if (send(s, f, len, 0) == (ssize_t)len) {
+		t->probes++;
+		return 0;
+	}
+	fprintf(stderr, "guest_io: sender %u: end marker: %s\n", id, strerror(errno));
+	return 1;
+}
+
+/* Frames of net_run(): a lost one counted, the run ended by a marker. */
+#define NET_COUNT_LOST	1
+#define NET_END_MARK	2
+
 /*
  * Send @count frames as sender @id on @s, once a probe came back, checking
  * each one that comes back; frames of other senders (before the filter
- * was on) and late probes are skipped.
- * Adds to *@got and *@bad; *@wait_ms: the longest wait for a frame (a
- * figure to read, not a limit).  0 if all came back right.
+ * was on) and late probes are skipped.  With NET_COUNT_LOST in @flags, a
+ * frame skipped by a later intact one is counted lost (@t->lost), else it
+ * makes each later one bad.  With NET_END_MARK, once all are sent, an end
+ * marker (sequence NET_END) follows them every 100 ms until one comes back:
+ * a queue keeps its order, so the frames not back by then were lost, the
+ * last ones too.  Adds to @t; 0 if every frame that came back was right.
  */
 static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
-		   uint64_t *got, uint64_t *bad, double *wait_ms, uint64_t *lost)
+		   struct net_tally *t, unsigned int flags)
 {
+	struct timeval tick = { .tv_usec = 100000 };
 	unsigned char f[1600], g[1600];
 	uint64_t sent = 0;
-	double t;
+	bool ending = false;
+	double t0;
 
-	if (net_probe(s, mac, id))
+	if (net_probe(s, mac, id, &t->probes))
 		return 1;
 	/* Up to 32 frames in flight: fewer than the receive buffers posted. */
-	t = now();
-	while (*got < count) {
+	t0 = now();
+	while (t->got < count) {
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
 		size_t want;
 		ssize_t n;
 		uint32_t seq;
 
-		while (sent < count && sent - *got < 32) {
+		while (sent < count && sent - t->got < 32) {
 			size_t len = make_frame(f, mac, id, sent);
 
 			if (send(s, f, len, 0) != (ssize_t)len) {
@@ -357,13 +395,25 @@ static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
 			}
 			sent++;
 		}
+		if ((flags & NET_END_MARK) && sent == count && !ending) {
+			if (setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof(tick)) < 0 ||
+			    net_send_end(s, mac, id, t))
+				return 1;
+			ending = true;
+		}
 		n = recvfrom(s, g, sizeof(g), 0, (struct sockaddr *)&from, &fl);
-		if ((now() - t) * 1e3 > *wait_ms)
-			*wait_ms = (now() - t) * 1e3;
-		t = now();
+		if (n < 0 && ending && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) &&
+		    now() - t0 < NET_WAIT_S) {
+			if (net_send_end(s, mac, id, t))
+				return 1;
+			continue;
+		}
+		if ((now() - t0) * 1e3 > t->wait_ms)
+			t->wait_ms = (now() - t0) * 1e3;
+		t0 = now();
 		if (n < 0) {
 			fprintf(stderr, "guest_io: sender %u: frame %" PRIu64 " did not come back in %d s: %s\n",
-				id, *got, NET_WAIT_S, strerror(errno));
+				id, t->got, NET_WAIT_S, strerror(errno));
 			return 1;
 		}
 		if (from.sll_pkttype == PACKET_OUTGOING || n < 19 || g[18] != id)
@@ -371,33 +421,47 @@ static int net_run(int s, const unsigned char *mac, uint8_t id, uint64_t count,
 		memcpy(&seq, g + 14, 4);
 		if (seq == NET_PROBE)
 			continue;
+		if (seq == NET_END) {
+			want = make_frame(f, mac, id, NET_END);
+			if (!ending || (size_t)n != want || memcmp(f, g, want)) {
+				fprintf(stderr, "guest_io: sender %u: a stray or damaged end marker (%zd bytes)\n",
+					id, n);
+				++t->bad;
+				continue;
+			}
+			/* Whatever was sent before it and is not back was lost. */
+			fprintf(stderr, "guest_io: sender %u: frames %" PRIu64 " to %" PRIu64 " lost\n",
+				id, t->got, count - 1);
+			t->lost += count - t->got;
+			t->got = count;
+			break;
+		}
 		/* A later frame, intact: the ones before it were lost. */
-		if (lost && seq > *got && seq < sent) {
+		if ((flags & NET_COUNT_LOST) && seq > t->got && seq < sent) {
 			want = make_frame(f, mac, id, seq);
 			if ((size_t)n == want && !memcmp(f, g, want)) {
-				fprintf(stderr, "guest_io: frames %" PRIu64 " to %u lost\n",
-					*got, seq - 1);
-				*lost += seq - *got;
-				*got = seq;
+				fprintf(stderr, "guest_io: sender %u: frames %" PRIu64 " to %u lost\n",
+					id, t->got, seq - 1);
+				t->lost += seq - t->got;
+				t->got = seq;
 			}
 		}
-		want = make_frame(f, mac, id, *got);
+		want = make_frame(f, mac, id, t->got);
 		if ((size_t)n != want || memcmp(f, g, want)) {
 			fprintf(stderr, "guest_io: sender %u: frame %" PRIu64 " differs (seq %u, %zd bytes, wanted %zu)\n",
-				id, *got, seq, n, want);
-			++*bad;
+				id, t->got, seq, n, want);
+			++t->bad;
 		}
-		++*got;
+		++t->got;
 	}
-	return *bad || (lost && *lost) ? 1 : 0;
+	return t->bad ? 1 : 0;
 }
 
 static int do_net(const char *ifname, uint64_t count)
 {
 	unsigned char mac[6];
-	uint64_t got = 0, bad = 0, lost = 0;
+	struct net_tally t = { 0 };
 	int s = net_open(ifname, mac, false, 0), rc, cpu = sched_getcpu();
-	double wait_ms = 0;
 	cpu_set_t set;
 
 	if (s < 0)
@@ -415,9 +479,9 @@ static int do_net(const char *ifname, uint64_t count)
 		close(s);
 		return 1;
 	}
-	rc = net_run(s, mac, 0, count, &got, &bad, &wait_ms, &lost);
+	rc = net_run(s, mac, 0, count, &t, NET_COUNT_LOST) || t.lost;
 	printf("net sent %" PRIu64 " received %" PRIu64 " bad %" PRIu64 " wait_ms %.0f lost %" PRIu64 "\n",
-	       count, got - lost, bad, wait_ms, lost);
+	       count, t.got - t.lost, t.bad, t.wait_ms, t.lost);
 	close(s);
 	return rc;
 }
@@ -542,14 +606,14 @@ static const struct nlattr *nl_get(const struct nlmsghdr *h, unsigned short type
  * to the end of a dump: 0, or the kernel's -errno.  A dump ends with
  * NLMSG_DONE (its messages need not carry NLM_F_MULTI: netdev's do not).
  */
-static int nl_talk(int s, struct nl_msg *m, void (*fn)(void *, const struct nlmsghdr *), void *arg)
+static int nl_talk(int s, struct nlmsghdr *m, void (*fn)(void *, const struct nlmsghdr *), void *arg)
 {
 	static uint32_t seq;
 	static uint64_t buf[8192];
 	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
 
-	m->n.nlmsg_seq = ++seq;
-	if (sendto(s, m, m->n.nlmsg_len, 0, (struct sockaddr *)&to, sizeof(to)) < 0)
+	m->nlmsg_seq = ++seq;
+	if (sendto(s, m, m->nlmsg_len, 0, (struct sockaddr *)&to, sizeof(to)) < 0)
 		return -errno;
 	for (;;) {
 		ssize_t len = recv(s, buf, sizeof(buf), 0);
@@ -575,7 +639,7 @@ static int nl_talk(int s, struct nl_msg *m, void (*fn)(void *, const struct nlms
 				return err;
 			}
 			fn(arg, h);
-			if (!(m->n.nlmsg_flags & NLM_F_DUMP) && !(h->nlmsg_flags & NLM_F_MULTI))
+			if (!(m->nlmsg_flags & NLM_F_DUMP) && !(h->nlmsg_flags & NLM_F_MULTI))
 				return 0;
 		}
 	}
@@ -654,7 +718,7 @@ static int do_qstats(const char *ifname)
 	}
 	nl_start(&m, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
 	nl_put(&m, CTRL_ATTR_FAMILY_NAME, NETDEV_FAMILY, sizeof(NETDEV_FAMILY));
-	err = nl_talk(s, &m, family_reply, &family);
+	err = nl_talk(s, &m.n, family_reply, &family);
 	if (err || !family) {
 		fprintf(stderr, "guest_io: no netdev netlink family: %s\n",
 			err ? strerror(-err) : "no family id in the reply");
@@ -663,7 +727,7 @@ static int do_qstats(const char *ifname)
 	nl_start(&m, family, NETDEV_CMD_QSTATS, NLM_F_DUMP);
 	nl_put(&m, QSTATS_IFINDEX, &ifindex, sizeof(ifindex));
 	nl_put(&m, QSTATS_SCOPE, &scope, sizeof(scope));
-	err = nl_talk(s, &m, qstats_reply, q);
+	err = nl_talk(s, &m.n, qstats_reply, q);
 	close(s);
 	if (err || (!q->n[0] && !q->n[1])) {
 		fprintf(stderr, "guest_io: %s: netdev queue statistics: %s\n", ifname,
@@ -680,6 +744,167 @@ static int do_qstats(const char *ifname)
 }
 
 /*
+ * ---- The queueing disciplines' drops ----
+ *
+ * A frame the transmit path's queueing discipline dropped never reaches
+ * the driver, and the sender is not told (fq_codel drops on dequeue, after
+ * send() returned).  The qdiscs of an interface come from an rtnetlink
+ * dump; with several transmit queues the root (mq) has one child a queue,
+ * child N + 1 that of queue N, and sums their drops.
+ */
+struct qdiscs {
+	int ifindex;
+	bool print;			/* a line a qdisc (do_qdiscs()) */
+	uint32_t drops[QSTATS_QUEUES];	/* transmit queue N's child's */
+	bool seen[QSTATS_QUEUES];
+};
+
+static void qdisc_reply(void *arg, const struct nlmsghdr *h)
+{
+	struct qdiscs *qs = arg;
+	const struct tcmsg *tc = NLMSG_DATA(h);
+	const char *p = (const char *)tc + NLMSG_ALIGN(sizeof(*tc));
+	int left = (int)h->nlmsg_len - NLMSG_LENGTH(NLMSG_ALIGN(sizeof(*tc)));
+	const char *kind = "?";
+	struct gnet_stats_queue q = { 0 };
+	struct tc_fq_codel_xstats x = { .type = UINT32_MAX };
+	uint32_t child = TC_H_MIN(tc->tcm_parent);
+	bool have = false;
+
+	if (h->nlmsg_type != RTM_NEWQDISC || tc->tcm_ifindex != qs->ifindex)
+		return;
+	for (; left >= NLA_HDRLEN; ) {
+		const struct nlattr *a = (const struct nlattr *)p;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
+			break;
+		if (a->nla_type == TCA_KIND)
+			kind = (const char *)a + NLA_HDRLEN;
+		if ((a->nla_type & NLA_TYPE_MASK) == TCA_STATS2) {
+			const char *n = (const char *)a + NLA_HDRLEN;
+			int nl = a->nla_len - NLA_HDRLEN;
+
+			while (nl >= NLA_HDRLEN) {
+				const struct nlattr *b = (const struct nlattr *)n;
+
+				if (b->nla_len < NLA_HDRLEN || b->nla_len > nl)
+					break;
+				if ((b->nla_type & NLA_TYPE_MASK) == TCA_STATS_QUEUE &&
+				    b->nla_len - NLA_HDRLEN >= (int)sizeof(q)) {
+					memcpy(&q, (const char *)b + NLA_HDRLEN, sizeof(q));
+					have = true;
+				}
+				if ((b->nla_type & NLA_TYPE_MASK) == TCA_STATS_APP &&
+				    b->nla_len - NLA_HDRLEN >= (int)sizeof(x))
+					memcpy(&x, (const char *)b + NLA_HDRLEN, sizeof(x));
+				n += NLA_ALIGN(b->nla_len);
+				nl -= NLA_ALIGN(b->nla_len);
+			}
+		}
+		p += NLA_ALIGN(a->nla_len);
+		left -= NLA_ALIGN(a->nla_len);
+	}
+	if (!have)
+		return;
+	if (tc->tcm_parent != TC_H_ROOT && child >= 1 && child <= QSTATS_QUEUES) {
+		qs->drops[child - 1] = q.drops;
+		qs->seen[child - 1] = true;
+	}
+	if (!qs->print)
+		return;
+	if (tc->tcm_parent == TC_H_ROOT)
+		printf("qdisc %s parent root drops %u", kind, q.drops);
+	else
+		printf("qdisc %s parent %x:%x drops %u", kind, TC_H_MAJ(tc->tcm_parent) >> 16,
+		       child, q.drops);
+	/* fq_codel: the drops of a full queue; the others are codel's. */
+	if (!strcmp(kind, "fq_codel") && x.type == TCA_FQ_CODEL_XSTATS_QDISC)
+		printf(" overlimit %u overmemory %u", x.qdisc_stats.drop_overlimit,
+		       x.qdisc_stats.drop_overmemory);
+	putchar('\n');
+}
+
+/* @ifname's qdiscs into @qs: 0, or 1 with the reason on stderr. */
+static int qdiscs_get(const char *ifname, struct qdiscs *qs)
+{
+	struct {
+		struct nlmsghdr n;
+		struct tcmsg t;
+	} m = {
+		.n = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)), .nlmsg_type = RTM_GETQDISC,
+		       .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.t = { .tcm_family = AF_UNSPEC },
+	};
+	int s, err;
+
+	qs->ifindex = (int)if_nametoindex(ifname);
+	if (!qs->ifindex) {
+		fprintf(stderr, "guest_io: %s: no such interface\n", ifname);
+		return 1;
+	}
+	m.t.tcm_ifindex = qs->ifindex;
+	s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (s < 0) {
+		fprintf(stderr, "guest_io: netlink socket: %s\n", strerror(errno));
+		return 1;
+	}
+	err = nl_talk(s, &m.n, qdisc_reply, qs);
+	close(s);
+	if (err) {
+		fprintf(stderr, "guest_io: %s: qdisc dump: %s\n", ifname, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * One line a qdisc of @ifname: "qdisc KIND parent root|MAJ:MIN drops N",
+ * for fq_codel then "overlimit N overmemory N" (those of a full queue; the
+ * rest are codel's, of frames that waited too long).
+ */
+static int do_qdiscs(const char *ifname)
+{
+	struct qdiscs qs = { .print = true };
+
+	return qdiscs_get(ifname, &qs);
+}
+
+/*
+ * The transmit queue the driver gives frames sent from @cpu (XPS: the
+ * queue whose xps_cpus has the CPU), or -1.
+ */
+static int xps_queue(const char *ifname, int cpu)
+{
+	char path[128], mask[256];
+	int q, found = -1;
+
+	for (q = 0; q < QSTATS_QUEUES && found < 0; q++) {
+		FILE *f;
+		size_t len;
+		int bit = 0;
+
+		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/tx-%d/xps_cpus", ifname, q);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		len = fgets(mask, sizeof(mask), f) ? strcspn(mask, "\n") : 0;
+		fclose(f);
+		/* Hex digits, the lowest CPUs last, commas between words. */
+		while (len-- > 0 && found < 0) {
+			int d = mask[len];
+
+			if (d == ',')
+				continue;
+			d = d >= 'a' ? d - 'a' + 10 : d >= 'A' ? d - 'A' + 10 : d - '0';
+			if (cpu >= bit && cpu < bit + 4 && (d >> (cpu - bit) & 1))
+				found = q;
+			bit += 4;
+		}
+	}
+	return found;
+}
+
+/*
  * ---- The same from every CPU at once ----
  *
  * One thread per online CPU, pinned there (sched_setaffinity), all started
@@ -687,12 +912,21 @@ static int do_qstats(const char *ifname)
  * reads a piece (checked against what the disk held: pattern DSEED in the
  * first round, WSEED after), writes pattern WSEED there and reads it back
  * (checked), piece sizes 4 KiB to 256 KiB in turn, O_DIRECT.  net: worker i
- * sends COUNT frames as sender i and checks each one that comes back.
+ * sends COUNT frames as sender i and checks each one that comes back, in
+ * order; a frame that never came back is counted lost, not failed: the
+ * guest's own stack may drop a frame (its queueing discipline, fq_codel,
+ * does when frames wait too long), and the host weighs the losses against
+ * the drops the guest counted (guest-init.sh reports both).
  * Output: one line per worker, "cpu I ios N bytes N bad N moved N high N"
  * (ios: blk reads and writes, net frames back; moved: I/Os after which it
  * found itself off its CPU, net asks once at the end; high: its blk buffer
- * lies above guest physical 4 GiB), then "cpus N ..." with the totals and
- * the seconds from the start to the last worker's end, and for net the
+ * lies above guest physical 4 GiB; net adds "probes N lost N sock_packets
+ * N sock_drops N txq Q qdisc_drops N": its probes and end markers, its
+ * frames lost, what its socket's PACKET_STATISTICS counted (frames its
+ * filter let through, of those dropped for want of room), its CPU's
+ * transmit queue (XPS) and what that queue's qdisc dropped, "-" when
+ * unknown), then "cpus N ..." with the totals
+ * and the seconds from the start to the last worker's end, and for net the
  * longest any worker waited for a frame (wait_ms).  Once every worker
  * is under way (blk: one I/O done), "RIG-BUSY cpus N" goes to stderr (the
  * console).
@@ -704,6 +938,8 @@ struct worker {
 	struct job *job;
 	uint64_t ios, bytes, bad, moved;
 	double wait_ms;			/* net: the longest wait for a frame */
+	uint64_t probes, lost;		/* net: probes and end markers sent, frames lost */
+	uint64_t sock_packets, sock_drops;	/* net: PACKET_STATISTICS */
 	bool high, started;
 	int rc;
 };
@@ -845,8 +1081,10 @@ static void *net_worker(void *arg)
 {
 	struct worker *w = arg;
 	const struct job *j = w->job;
+	struct net_tally t = { 0 };
+	struct tpacket_stats st = { 0 };
+	socklen_t sl = sizeof(st);
 	unsigned char mac[6];
-	uint64_t got = 0;
 	int s;
 
 	worker_start(w);
@@ -856,11 +1094,22 @@ static void *net_worker(void *arg)
 		return NULL;
 	}
 	worker_busy(w);
-	if (net_run(s, mac, (uint8_t)w->idx, j->count, &got, &w->bad, &w->wait_ms, NULL))
+	if (net_run(s, mac, (uint8_t)w->idx, j->count, &t, NET_COUNT_LOST | NET_END_MARK))
 		w->rc = 1;
-	w->ios += got;
+	w->ios += t.got - t.lost;
+	w->lost = t.lost;
+	w->bad += t.bad;
+	w->wait_ms = t.wait_ms;
+	w->probes = t.probes;
 	if (sched_getcpu() != w->cpu)	/* net: asked once, at the end */
 		w->moved++;
+	/* The frames the filter let through, and those the socket dropped. */
+	if (getsockopt(s, SOL_PACKET, PACKET_STATISTICS, &st, &sl) < 0) {
+		fprintf(stderr, "guest_io: sender %u: PACKET_STATISTICS: %s\n", w->idx, strerror(errno));
+		w->rc = 1;
+	}
+	w->sock_packets = st.tp_packets;
+	w->sock_drops = st.tp_drops;
 	close(s);
 	return NULL;
 }
@@ -870,7 +1119,8 @@ static int do_cpus(struct job *j)
 	cpu_set_t set;
 	uint64_t ios = 0, bytes = 0, bad = 0, moved = 0;
 	unsigned int i, high = 0;
-	double t0, wait_ms = 0;
+	struct qdiscs qs = { 0 };
+	double t0, t1, wait_ms = 0;
 	int cpu, rc = 0;
 
 	if (sched_getaffinity(0, sizeof(set), &set)) {
@@ -910,12 +1160,25 @@ static int do_cpus(struct job *j)
 	j->go = true;
 	pthread_cond_broadcast(&j->cond);
 	pthread_mutex_unlock(&j->lock);
+	for (i = 0; i < j->n; i++)
+		pthread_join(j->w[i].thread, NULL);
+	t1 = now();
+	/* net: what the qdisc of each sender's transmit queue dropped */
+	if (!j->blk && qdiscs_get(j->path, &qs))
+		rc = 1;
 	for (i = 0; i < j->n; i++) {
 		struct worker *w = &j->w[i];
+		int q = xps_queue(j->path, w->cpu);
 
-		pthread_join(w->thread, NULL);
-		printf("cpu %d ios %" PRIu64 " bytes %" PRIu64 " bad %" PRIu64 " moved %" PRIu64 " high %d\n",
+		printf("cpu %d ios %" PRIu64 " bytes %" PRIu64 " bad %" PRIu64 " moved %" PRIu64 " high %d",
 		       w->cpu, w->ios, w->bytes, w->bad, w->moved, w->high);
+		if (!j->blk && q >= 0 && qs.seen[q])
+			printf(" probes %" PRIu64 " lost %" PRIu64 " sock_packets %" PRIu64 " sock_drops %" PRIu64 " txq %d qdisc_drops %u",
+			       w->probes, w->lost, w->sock_packets, w->sock_drops, q, qs.drops[q]);
+		else if (!j->blk)
+			printf(" probes %" PRIu64 " lost %" PRIu64 " sock_packets %" PRIu64 " sock_drops %" PRIu64 " txq - qdisc_drops -",
+			       w->probes, w->lost, w->sock_packets, w->sock_drops);
+		putchar('\n');
 		ios += w->ios;
 		bytes += w->bytes;
 		bad += w->bad;
@@ -930,7 +1193,7 @@ static int do_cpus(struct job *j)
 		rc = 1;
 	}
 	printf("cpus %u ios %" PRIu64 " bytes %" PRIu64 " bad %" PRIu64 " moved %" PRIu64 " high %u seconds %.2f wait_ms %.0f\n",
-	       j->n, ios, bytes, bad, moved, high, now() - t0, wait_ms);
+	       j->n, ios, bytes, bad, moved, high, t1 - t0, wait_ms);
 	return rc;
 }
 
@@ -961,6 +1224,8 @@ int main(int argc, char **argv)
 		return do_ethstats(argv[2]);
 	if (!strcmp(m, "qstats") && argc == 3)
 		return do_qstats(argv[2]);
+	if (!strcmp(m, "qdiscs") && argc == 3)
+		return do_qdiscs(argv[2]);
 	if (!strcmp(m, "cpus") && argc == 9 && !strcmp(argv[2], "blk")) {
 		struct job j = { .blk = true, .path = argv[3], .off = num(argv[4]),
 				 .len = num(argv[5]), .dseed = num(argv[6]),
