@@ -199,8 +199,10 @@ EOF
 		res="$res net_carrier_changes=$(cat $st/carrier_changes)"
 		qd=$(guest_io qdiscs eth0) || err="$err qdiscs"
 		echo "$qd" | while read -r line; do echo "RIG-NET $line"; done
-		set -- $(echo "$qd" | grep ' parent root ')
-		res="$res net_qdisc=${2:-} net_qdisc_drops=${6:-}"
+		read -r _ rootq _ _ _ rootd _ <<EOF
+$(echo "$qd" | grep ' parent root ')
+EOF
+		res="$res net_qdisc=${rootq:-} net_qdisc_drops=${rootd:-}"
 	else
 		err="$err cpus_net"
 	fi
