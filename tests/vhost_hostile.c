@@ -65,6 +65,8 @@ static struct vh_dev *dev = &devs[DEV_BLK];	/* the one the case runs against */
 static char dir[64];
 static uint8_t *mem;			/* the frontend's memory, as its addresses */
 static int fds[VHOST_USER_MAX_FDS];	/* memory files of MEM_SIZE bytes */
+/* Every result's name starts with the suite's. */
+#define SUITE	"vhost-user hostile frontend: "
 static const char *this_case;		/* the case running, if one is */
 static uint64_t packed_feature;		/* its .packed: hello() negotiates it */
 
@@ -100,7 +102,7 @@ static void stop_dev(void)
 		kill(d->pid, SIGTERM);
 		if (waitpid(d->pid, &status, 0) == d->pid &&
 		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-			ktap_test_fail("vhost-user hostile frontend: vhost_dev %s did not exit cleanly (status 0x%x)",
+			ktap_test_fail(SUITE "vhost_dev %s did not exit cleanly (status 0x%x)",
 				       d->args[0], status);
 		}
 		d->pid = 0;
@@ -134,8 +136,7 @@ static int connect_dev(void)
 	 * name (make mutate looks for it), the reason after it.
 	 */
 	e = errno;
-	ktap_test_fail("vhost-user hostile frontend: %s",
-		       this_case ? this_case : "vhost_dev serves");
+	ktap_test_fail(SUITE "%s", this_case ? this_case : "vhost_dev serves");
 	ktap_print_msg("  vhost_dev no longer serves (connect: %s)", strerror(e));
 	stop_dev();
 	exit(ktap_finished());
@@ -1709,7 +1710,7 @@ static void no_leaks(void)
 		char why[64];
 
 		snprintf(why, sizeof(why), "/proc/%d is not readable here", (int)dev->pid);
-		ktap_test_skip(why, "vhost-user hostile frontend: %s", name);
+		ktap_test_skip(why, SUITE "%s", name);
 		return;
 	}
 	for (round = 0; round < 2; round++) {
@@ -1718,14 +1719,14 @@ static void no_leaks(void)
 			session(s, k);
 			close(s);
 			if (!still_serving()) {
-				ktap_test_fail("vhost-user hostile frontend: %s", name);
+				ktap_test_fail(SUITE "%s", name);
 				ktap_print_msg("  dropped after step %u: the next frontend was not served: %s",
 					       k, new_errors());
 				return;
 			}
 			f = settled(base);
 			if (!within(f, base)) {
-				ktap_test_fail("vhost-user hostile frontend: %s", name);
+				ktap_test_fail(SUITE "%s", name);
 				ktap_print_msg("  dropped after step %u (round %u): fds %d -> %d, mappings %d -> %d, threads %d -> %d",
 					       k, round + 1, base.fds, f.fds, base.maps, f.maps,
 					       base.threads, f.threads);
@@ -1734,8 +1735,8 @@ static void no_leaks(void)
 		}
 	}
 	new_errors();	/* a frontend gone mid-session is no protocol error */
-	ktap_test_pass("vhost-user hostile frontend: %s", name);
-	ktap_print_msg("vhost-user hostile frontend: %s: %d fds, %d mappings, %d threads after each of %d sessions",
+	ktap_test_pass(SUITE "%s", name);
+	ktap_print_msg(SUITE "%s: %d fds, %d mappings, %d threads after each of %d sessions",
 		       name, base.fds, base.maps, base.threads, SESSION_STEPS + 2);
 }
 
@@ -1747,7 +1748,7 @@ static void run_case(const struct vh_case *c)
 	char *e;
 
 	if (c->skip) {
-		ktap_test_skip(c->skip, "vhost-user hostile frontend: %s", c->name);
+		ktap_test_skip(c->skip, SUITE "%s", c->name);
 		return;
 	}
 	if (c->packed && !rig_host_has_packed()) {
@@ -1771,9 +1772,9 @@ static void run_case(const struct vh_case *c)
 		want = c->want_kernel;
 	said = want ? strstr(e, want) != NULL : !strstr(e, "vhost-");
 	if (conn_ok && said && serving && !case_problem) {
-		ktap_test_pass("vhost-user hostile frontend: %s", c->name);
+		ktap_test_pass(SUITE "%s", c->name);
 	} else {
-		ktap_test_fail("vhost-user hostile frontend: %s", c->name);
+		ktap_test_fail(SUITE "%s", c->name);
 		ktap_print_msg("  connection %s, backend %s serving%s%s, wanted %s%s%s in: %s",
 			       c->stays ? (conn_ok ? "stayed up" : "LOST") :
 			       (conn_ok ? "dropped" : "NOT dropped"),
@@ -1807,7 +1808,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < NDEVS; i++) {
 		dev = &devs[i];
 		if (!still_serving()) {
-			ktap_test_fail("vhost-user hostile frontend: %s %s %s does not serve",
+			ktap_test_fail(SUITE "%s %s %s does not serve",
 				       argv[1], dev->args[0], dev->args[1]);
 		}
 	}
