@@ -26,11 +26,11 @@
 # check T=ERE run there without remaking the fuzz targets (make -o
 # fuzz-build: no quick check fuzzes); then the file is put back.
 # Per mutation one line: its name, KILLED with the first check that failed
-# and how many did, MISSED (a check the mutation names passed: that case
-# does not see the bound it is named for; or gave no result), TIMEOUT (only checks that ran
-# out of time failed, or the whole run did), SURVIVED, or NOBUILD (the
-# mutant does not compile: the mutation is wrong, not caught), and how long
-# the rebuild and the checks took.
+# and how many did, MISSED (a check the mutation names passed, or gave no
+# result: that case does not see the bound it is named for), TIMEOUT (only
+# checks that ran out of time failed, or the whole run did), SURVIVED, or
+# NOBUILD (the mutant does not compile: the mutation is wrong, not
+# caught), and how long the rebuild and the checks took.
 # Exit status: 0 when every mutation was killed by a check failing on its
 # own (not by a timeout), each of its named checks among them; 1 when one
 # was not, 2 usage error, 3 the copy could not be made or built, or a
