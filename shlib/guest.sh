@@ -6,6 +6,8 @@
 # Used by tests/peers/run.sh and bench/vhost-guest.sh, from the top of the
 # tree.
 
+. "$(dirname "${BASH_SOURCE[0]}")/guest-cpu.sh"
+
 # The guest's kernel, GUEST_LINUX: Debian's 6.1 (the default) or 7.3 cloud
 # kernel; GUEST_NAME names it in the checks ("Linux 7.3 ", empty for 6.1,
 # whose checks kept their names).  Its build (7.3 and a user's kernel,
@@ -50,6 +52,10 @@ guest_ready() {
 		GUEST_WHY="cannot build the host's guest_io"
 		return 1
 	fi
+	if ! tcg_orders_memory; then
+		guest_cpu_take
+		echo "# guests and their vhost_devs run on host CPU $GUEST_CPU: this QEMU's TCG puts no host barrier for a guest's (shlib/guest-cpu.sh)"
+	fi
 	GUEST_OK=yes
 }
 
@@ -71,7 +77,8 @@ guest_ready_or_say() {
 # thread (GUEST_TCG_THREAD=single, the default; multi: one thread each,
 # MTTCG, under which Debian's QEMU 7.2 hung or oopsed the 7.3 guest's
 # boot with 2 and 4 vCPUs: tests/RESULTS), GUEST_MEM of memory (default
-# 256M) in a shared memfd, as vhost-user needs.
+# 256M) in a shared memfd, as vhost-user needs; on GUEST_CPU when QEMU's
+# TCG needs it (shlib/guest-cpu.sh).
 # no_timer_check: the kernel's check that the IO-APIC timer ticks is a busy
 # wait that a TCG guest on an overloaded host can fail (a panic at 0.06 s,
 # seen here at a load average of 30).
@@ -80,7 +87,7 @@ guest_cmd() {
 	shift
 	[ "${SEABIOS:-}" = 1 ] && bios=()
 	# shellcheck disable=SC2054 # QEMU's options are comma lists
-	QEMU_CMD=(qemu-system-x86_64 -accel "tcg,thread=${GUEST_TCG_THREAD:-single}" -m "$mem" -smp "${GUEST_SMP:-1}"
+	QEMU_CMD=("${GUEST_PIN[@]}" qemu-system-x86_64 -accel "tcg,thread=${GUEST_TCG_THREAD:-single}" -m "$mem" -smp "${GUEST_SMP:-1}"
 		-nographic -no-reboot "${bios[@]}"
 		-object "memory-backend-memfd,id=mem,size=$mem,share=on"
 		-machine q35,memory-backend=mem -kernel "$GUEST_DIR/vmlinuz"

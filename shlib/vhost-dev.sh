@@ -29,14 +29,15 @@ host_impl() { "$1" --version 2>&1 | sed -n 's/.*host ring code: \([^,;]*\).*/\1/
 
 # start_dev NAME ARGS...: vhost_dev in the background, listening on
 # $T/NAME.sock, its output in $T/NAME.out/.err, serving $CONNS frontends
-# (default 1) one after the other.  Waits for it to listen: up to
+# (default 1) one after the other, on the guests' host CPU once they need
+# one (GUEST_PIN: shlib/guest-cpu.sh).  Waits for it to listen: up to
 # DEV_TIMEOUT seconds (default 60, a liveness bound: a loaded machine can
 # take seconds to start a sanitized binary), less if it exits.
 start_dev() {
 	local name=$1
 	shift
 	rm -f "$T/$name.out" "$T/$name.err"
-	"$VHOST_DEV" --socket="$T/$name.sock" --conns="${CONNS:-1}" "$@" \
+	"${GUEST_PIN[@]}" "$VHOST_DEV" --socket="$T/$name.sock" --conns="${CONNS:-1}" "$@" \
 		>"$T/$name.out" 2>"$T/$name.err" &
 	DEV_PID=$!
 	PIDS="$PIDS $DEV_PID"

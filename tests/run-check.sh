@@ -1041,6 +1041,7 @@ else
 			tests/spdx.sh
 		suite stats tests/stats/run.sh "$B/stats"
 		suite "guest scan" tests/peers/guest-scan-test.sh
+		suite "guest cpu" tests/peers/guest-cpu-test.sh
 		suite runner tests/runner/stop.sh
 		suite "runner bounds" tests/runner/bounds.sh
 		suite "runner times" tests/runner/times.sh
