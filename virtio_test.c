@@ -638,13 +638,27 @@ static void reset_queue(void)
 		drv.next_reset += drv.completed;
 }
 
-static void wait_for_call(void)
+/*
+ * Sleep until the device calls, showing the progress meanwhile (each second):
+ * a device thread kept off its CPU shows as a count that stands still.  No
+ * call for CALL_TIMEOUT_MS fails, and says which: the device thread has
+ * not taken the last kick (it has not run), or a notification was lost.
+ */
+static void wait_for_call(struct rig_progress *progress)
 {
-	if (!rig_chan_wait_timeout(&call, CALL_TIMEOUT_MS) && !rig_interrupted) {
-		check_health();
-		fail("no call from the device for %d ms with 0x%lx buffers outstanding: lost notification?",
-		     CALL_TIMEOUT_MS, drv.started - drv.completed);
+	int waited;
+
+	for (waited = 0; waited < CALL_TIMEOUT_MS; waited += 500) {
+		if (rig_chan_wait_timeout(&call, 500) || rig_interrupted)
+			return;
+		rig_progress_show(progress, drv.completed);
 	}
+	check_health();
+	if (!kick.raw && __atomic_load_n(&kick.pending, __ATOMIC_ACQUIRE))
+		fail("no call from the device for %d ms, and its thread has not taken the last kick: not scheduled on CPU %d?",
+		     CALL_TIMEOUT_MS, dev.cpu);
+	fail("no call from the device for %d ms with 0x%lx buffers outstanding: lost notification?",
+	     CALL_TIMEOUT_MS, drv.started - drv.completed);
 }
 
 /*
@@ -679,7 +693,7 @@ static void run(void)
 		rig_progress_show(&progress, drv.completed);
 		if (opt.delayed ? virtqueue_enable_cb_delayed(drv.vq) :
 				  virtqueue_enable_cb(drv.vq))
-			wait_for_call();
+			wait_for_call(&progress);
 	}
 	rig_progress_end(&progress);
 }
