@@ -28,7 +28,7 @@ else
 	fi
 fi
 
-# took NAME: a guest_cpu_take in a subshell of its own, its CPU in
+# took NAME (run in the background): a guest_cpu_take, its CPU in
 # $T/NAME, held until $T/NAME.go exists; then the CPUs its pinned
 # process may run on in $T/NAME.ran.
 took() {
@@ -53,11 +53,14 @@ PIDS="$PIDS $bpid"
 poll_until 200 "$bpid" test -s "$T/b"
 touch "$T/a.go" "$T/b.go"
 wait "$apid" "$bpid"
+forget_pid "$apid"
+forget_pid "$bpid"
 took c &
 cpid=$!
 PIDS="$PIDS $cpid"
 touch "$T/c.go"
 wait "$cpid"
+forget_pid "$cpid"
 echo "allowed ${allowed[*]}: took $(cat "$T/a" "$T/b" "$T/c" | paste -sd ' '), ran on $(cat "$T/c.ran")" >"$T/got"
 SHOW_ON_FAIL=$T/got
 [ "$(cat "$T/a")" = "$high" ] && [ "$(cat "$T/b")" = "$next" ]
