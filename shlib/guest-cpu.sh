@@ -49,7 +49,9 @@ tcg_orders_memory() {
 		-d op -D "$log" </dev/null >/dev/null 2>&1 &
 	pid=$!
 	PIDS="$PIDS $pid"
-	poll_until 200 "$pid" grep -qs exit_tb "$log"
+	# Its first block's ops: 0.2 s here; 30 s is a liveness bound for a
+	# loaded host (no answer: no barrier, and the guests are pinned).
+	poll_until 600 "$pid" grep -qs exit_tb "$log"
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	forget_pid "$pid"

@@ -39,6 +39,7 @@ took() {
 }
 
 export GUEST_CPU_LOCKS=$T
+# a, then b while a holds its CPU (60 s: a liveness bound), then c.
 mapfile -t allowed < <(allowed_cpus)
 high=${allowed[-1]}
 next=${allowed[-1]}
@@ -46,11 +47,11 @@ next=${allowed[-1]}
 took a &
 apid=$!
 PIDS="$PIDS $apid"
-poll_until 200 "$apid" test -s "$T/a"
+poll_until 1200 "$apid" test -s "$T/a"
 took b &
 bpid=$!
 PIDS="$PIDS $bpid"
-poll_until 200 "$bpid" test -s "$T/b"
+poll_until 1200 "$bpid" test -s "$T/b"
 touch "$T/a.go" "$T/b.go"
 wait "$apid" "$bpid"
 forget_pid "$apid"
